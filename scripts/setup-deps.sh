@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages zmpi needs to build and test. Idempotent: packages
+# already present are skipped, so re-running is cheap and safe.
+#   scripts/setup-deps.sh          build + test dependencies
+#   scripts/setup-deps.sh --bench  also the reference MPIs and plotting for bench/
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libzmq3-dev cppzmq-dev libprotobuf-dev protobuf-compiler libspdlog-dev catch2
+  libopenmpi-dev openmpi-bin   # mpi.h (the ABI we implement) and mpicc for the ABI tests
+  libsodium-dev                # HMAC for the job secret (never hand-rolled crypto)
+  libcli11-dev                 # command lines of zmpirun/zmpid
+  nlohmann-json3-dev
+  iproute2 procps psmisc       # netns multi-host test, process checks
+  docker-compose               # only to validate docker/docker-compose.yml, no engine
+  clang libclang-rt-14-dev     # libFuzzer targets
+)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(mpich libmpich-dev gnuplot-nox hyperfine)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "setup-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+echo "setup-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup-deps: done"

@@ -1,0 +1,79 @@
+#include "transport/inbox.h"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "transport/errors.h"
+#include "transport/log.h"
+
+namespace zmpi::transport {
+
+Inbox::Inbox(uint64_t jobHash, const SocketOptions& options)
+    : jobHash_(jobHash), socket_(zmq::socket_type::pull, options) {
+  wakeFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wakeFd_ < 0) throw TransportError("eventfd for inbox wakeups failed");
+}
+
+Inbox::~Inbox() {
+  socket_.close();
+  if (wakeFd_ >= 0) ::close(wakeFd_);
+}
+
+std::string Inbox::bind(const std::string& endpoint) {
+  std::string bound = socket_.bind(endpoint);
+  endpoints_.push_back(bound);
+  return bound;
+}
+
+void Inbox::wake() {
+  uint64_t one = 1;
+  // A full counter (never in practice) still leaves the fd readable: the wake is not lost.
+  [[maybe_unused]] ssize_t written = ::write(wakeFd_, &one, sizeof one);
+}
+
+void Inbox::drainWakeups() {
+  uint64_t count;
+  while (::read(wakeFd_, &count, sizeof count) > 0) {
+  }
+}
+
+std::optional<WireMessage> Inbox::tryReceiveOne() {
+  zmq::socket_t& s = socket_.raw();
+  for (;;) {
+    zmq::message_t header;
+    if (!checked("receive on", socket_.peer(), [&] { return s.recv(header, zmq::recv_flags::dontwait); })) {
+      return std::nullopt;
+    }
+    std::optional<zmq::message_t> payload;
+    bool extra = false;
+    if (header.more()) {
+      payload.emplace();
+      // The remaining frames of a multipart message are already here (zmq delivers
+      // messages atomically), so these receives never block.
+      (void)checked("receive payload on", socket_.peer(), [&] { return s.recv(*payload, zmq::recv_flags::none); });
+      while (payload->more()) {
+        zmq::message_t discard;
+        (void)s.recv(discard, zmq::recv_flags::none);
+        extra = true;
+        if (!discard.more()) break;
+      }
+    }
+    try {
+      return decodeFrames(std::move(header), std::move(payload), extra, jobHash_);
+    } catch (const MalformedMessage& error) {
+      rejected_.fetch_add(1);
+      log::get("transport")->warn("rejected a message on {}: {}", socket_.peer(), error.what());
+    }
+  }
+}
+
+std::optional<WireMessage> Inbox::receive(std::chrono::milliseconds timeout) {
+  if (auto message = tryReceiveOne()) return message;
+  zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, wakeFd_, ZMQ_POLLIN, 0}};
+  checked("poll on", socket_.peer(), [&] { return zmq::poll(items, 2, timeout); });
+  if (items[1].revents & ZMQ_POLLIN) drainWakeups();
+  if (items[0].revents & ZMQ_POLLIN) return tryReceiveOne();
+  return std::nullopt;
+}
+
+}  // namespace zmpi::transport

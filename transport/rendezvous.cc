@@ -1,0 +1,221 @@
+#include "transport/rendezvous.h"
+
+#include <cstring>
+#include <map>
+
+#include <zmq_addon.hpp>
+
+#include "transport/context.h"
+#include "transport/errors.h"
+#include "transport/log.h"
+
+namespace zmpi::transport {
+namespace {
+
+struct RendezvousEnvelope {
+  int32_t participant;
+  int32_t participants;
+  int32_t event;
+  int32_t code;
+};
+static_assert(sizeof(RendezvousEnvelope) <= kEnvelopeBytes);
+
+WireHeader makeHeader(uint16_t kind, uint64_t jobHash, const RendezvousEnvelope& envelope, size_t payloadBytes) {
+  WireHeader header;
+  header.kind = kind;
+  header.jobHash = jobHash;
+  header.payloadBytes = payloadBytes;
+  std::memcpy(header.envelope.data(), &envelope, sizeof envelope);
+  return header;
+}
+
+RendezvousEnvelope envelopeOf(const WireHeader& header) {
+  RendezvousEnvelope envelope;
+  std::memcpy(&envelope, header.envelope.data(), sizeof envelope);
+  return envelope;
+}
+
+// Table encoding: for each blob, a 4-byte length then the bytes.
+std::string encodeTable(const std::vector<std::string>& blobs) {
+  std::string out;
+  for (const auto& blob : blobs) {
+    uint32_t size = static_cast<uint32_t>(blob.size());
+    out.append(reinterpret_cast<const char*>(&size), sizeof size);
+    out.append(blob);
+  }
+  return out;
+}
+
+std::vector<std::string> decodeTable(const zmq::message_t& frame, int expected) {
+  std::vector<std::string> blobs;
+  const char* p = static_cast<const char*>(frame.data());
+  size_t left = frame.size();
+  while (left >= sizeof(uint32_t)) {
+    uint32_t size;
+    std::memcpy(&size, p, sizeof size);
+    p += sizeof size;
+    left -= sizeof size;
+    if (size > left) throw MalformedMessage("rendezvous table truncated");
+    blobs.emplace_back(p, size);
+    p += size;
+    left -= size;
+  }
+  if (left != 0 || static_cast<int>(blobs.size()) != expected) {
+    throw MalformedMessage("rendezvous table has " + std::to_string(blobs.size()) + " entries, expected " +
+                           std::to_string(expected));
+  }
+  return blobs;
+}
+
+void sendTo(Socket& router, const std::string& identity, const WireHeader& header, const std::string& payload) {
+  router.raw().send(zmq::buffer(identity), zmq::send_flags::sndmore);
+  router.raw().send(zmq::buffer(&header, sizeof header),
+                    header.payloadBytes ? zmq::send_flags::sndmore : zmq::send_flags::none);
+  if (header.payloadBytes) router.raw().send(zmq::buffer(payload), zmq::send_flags::none);
+}
+
+std::string uniqueInprocName() {
+  static std::atomic<int> counter{0};
+  return "inproc://zmpi-rendezvous-stop-" + std::to_string(counter.fetch_add(1));
+}
+
+}  // namespace
+
+RendezvousServer::RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
+                                   std::chrono::milliseconds startupTimeout, EventHandler onEvent)
+    : jobHash_(jobHash), participants_(participants), startupTimeout_(startupTimeout), onEvent_(std::move(onEvent)) {
+  SocketOptions options;
+  options.maxMessageSize = 1 << 20;  // hellos are small; refuse anything huge up front
+  Socket router(zmq::socket_type::router, options);
+  endpoint_ = router.bind(endpoint);
+  Socket control(zmq::socket_type::pair);
+  controlEndpoint_ = uniqueInprocName();
+  control.bind(controlEndpoint_);
+  stopper_ = std::make_unique<Socket>(zmq::socket_type::pair);
+  stopper_->connect(controlEndpoint_);
+  thread_ = std::thread([this, r = std::move(router), c = std::move(control)]() mutable { serve(std::move(r), std::move(c)); });
+}
+
+RendezvousServer::~RendezvousServer() { stop(); }
+
+void RendezvousServer::stop() {
+  if (!thread_.joinable()) return;
+  stopper_->raw().send(zmq::str_buffer("stop"), zmq::send_flags::none);
+  thread_.join();
+  stopper_.reset();
+}
+
+void RendezvousServer::serve(Socket router, Socket control) {
+  auto logger = log::get("transport");
+  std::map<int, std::pair<std::string, std::string>> hellos;  // participant -> (identity, blob)
+  bool tableSent = false;
+  bool errorSent = false;
+  const auto deadline = std::chrono::steady_clock::now() + startupTimeout_;
+  for (;;) {
+    zmq::pollitem_t items[] = {{router.raw().handle(), 0, ZMQ_POLLIN, 0}, {control.raw().handle(), 0, ZMQ_POLLIN, 0}};
+    auto wait = std::chrono::milliseconds(-1);
+    if (!tableSent && !errorSent) {
+      wait = std::max(std::chrono::milliseconds(0), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                        deadline - std::chrono::steady_clock::now()));
+    }
+    zmq::poll(items, 2, wait);
+    if (items[1].revents & ZMQ_POLLIN) return;
+    if (!(items[0].revents & ZMQ_POLLIN)) {
+      if (!tableSent && !errorSent) {
+        std::string missing;
+        for (int i = 0; i < participants_; ++i) {
+          if (!hellos.count(i)) missing += (missing.empty() ? "" : ",") + std::to_string(i);
+        }
+        std::string text = "start-up timed out after " + std::to_string(startupTimeout_.count()) +
+                           " ms; never heard from participant(s) " + missing;
+        logger->error("rendezvous: {}", text);
+        for (auto& [index, hello] : hellos) {
+          sendTo(router, hello.first, makeHeader(kRendezvousError, jobHash_, {}, text.size()), text);
+        }
+        errorSent = true;
+      }
+      continue;
+    }
+    std::vector<zmq::message_t> frames;
+    if (!zmq::recv_multipart(router.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) continue;
+    if (frames.size() < 2 || frames.size() > 3) {
+      logger->warn("rendezvous: rejected a message with {} frames", frames.size());
+      continue;
+    }
+    WireMessage message;
+    try {
+      std::optional<zmq::message_t> payload;
+      if (frames.size() == 3) payload = std::move(frames[2]);
+      message = decodeFrames(std::move(frames[1]), std::move(payload), false, jobHash_);
+    } catch (const MalformedMessage& error) {
+      logger->warn("rendezvous: rejected a message: {}", error.what());
+      continue;
+    }
+    const RendezvousEnvelope envelope = envelopeOf(message.header);
+    if (envelope.participant < 0 || envelope.participant >= participants_) {
+      logger->warn("rendezvous: rejected participant index {} (job has {})", envelope.participant, participants_);
+      continue;
+    }
+    if (message.header.kind == kRendezvousHello) {
+      if (envelope.participants != participants_) {
+        logger->warn("rendezvous: participant {} believes the job has {} participants, not {}",
+                     envelope.participant, envelope.participants, participants_);
+        continue;
+      }
+      hellos[envelope.participant] = {frames[0].to_string(), message.payload.to_string()};
+      if (static_cast<int>(hellos.size()) == participants_ && !tableSent) {
+        std::vector<std::string> blobs;
+        for (auto& [index, hello] : hellos) blobs.push_back(hello.second);
+        const std::string table = encodeTable(blobs);
+        for (auto& [index, hello] : hellos) {
+          sendTo(router, hello.first, makeHeader(kRendezvousTable, jobHash_, {}, table.size()), table);
+        }
+        tableSent = true;
+        logger->debug("rendezvous: table of {} sent", participants_);
+      }
+    } else if (message.header.kind == kRendezvousEvent) {
+      if (onEvent_) onEvent_(envelope.participant, static_cast<RendezvousEvent>(envelope.event), envelope.code);
+    } else {
+      logger->warn("rendezvous: rejected unknown message kind {:#x}", message.header.kind);
+    }
+  }
+}
+
+RendezvousClient::RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant, int participants)
+    : server_(serverEndpoint), jobHash_(jobHash), participant_(participant), participants_(participants),
+      socket_(zmq::socket_type::dealer) {
+  socket_.connect(server_);
+}
+
+std::vector<std::string> RendezvousClient::exchange(const std::string& blob, std::chrono::milliseconds timeout) {
+  RendezvousEnvelope envelope{participant_, participants_, 0, 0};
+  WireHeader header = makeHeader(kRendezvousHello, jobHash_, envelope, blob.size());
+  checked("send rendezvous hello to", server_, [&] {
+    socket_.raw().send(zmq::buffer(&header, sizeof header), zmq::send_flags::sndmore);
+    socket_.raw().send(zmq::buffer(blob), zmq::send_flags::none);
+  });
+  zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}};
+  checked("wait for rendezvous table from", server_, [&] { return zmq::poll(items, 1, timeout); });
+  if (!(items[0].revents & ZMQ_POLLIN)) {
+    throw TimeoutError("no rendezvous table from " + server_ + " within " + std::to_string(timeout.count()) + " ms");
+  }
+  std::vector<zmq::message_t> frames;
+  (void)zmq::recv_multipart(socket_.raw(), std::back_inserter(frames));
+  if (frames.size() != 2) throw MalformedMessage("rendezvous reply with " + std::to_string(frames.size()) + " frames");
+  std::optional<zmq::message_t> payload(std::move(frames[1]));
+  WireMessage reply = decodeFrames(std::move(frames[0]), std::move(payload), false, jobHash_);
+  if (reply.header.kind == kRendezvousError) {
+    throw TransportError("rendezvous at " + server_ + ": " + reply.payload.to_string());
+  }
+  if (reply.header.kind != kRendezvousTable) throw MalformedMessage("unexpected rendezvous reply kind");
+  return decodeTable(reply.payload, participants_);
+}
+
+void RendezvousClient::notify(RendezvousEvent event, int code) {
+  RendezvousEnvelope envelope{participant_, participants_, static_cast<int32_t>(event), code};
+  WireHeader header = makeHeader(kRendezvousEvent, jobHash_, envelope, 0);
+  checked("send rendezvous event to", server_,
+          [&] { socket_.raw().send(zmq::buffer(&header, sizeof header), zmq::send_flags::none); });
+}
+
+}  // namespace zmpi::transport

@@ -1,0 +1,78 @@
+#pragma once
+// Rendezvous: N participants each send one blob (where they listen, on which host) and
+// every participant receives the table of all N blobs, indexed by participant. This is
+// how a world learns its rank-to-endpoint mapping: the creator (launcher, or rank 0 when
+// started by hand) runs the server and broadcasts the table explicitly. The same
+// long-lived connection then carries job events (finalized, abort) to the creator.
+// The transport knows only "participant i of N"; what a blob means is the caller's.
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "transport/socket.h"
+#include "transport/wire.h"
+
+namespace zmpi::transport {
+
+enum class RendezvousEvent : uint16_t { Finalizing = 1, Aborting = 2, Goodbye = 3 };
+
+class RendezvousServer {
+ public:
+  using EventHandler = std::function<void(int participant, RendezvousEvent event, int code)>;
+
+  // Binds `endpoint` at once (so the caller can read the port back) and serves in a
+  // background thread until stop(). If not all participants have said hello within
+  // `startupTimeout`, those that did get an error reply naming the missing indices.
+  RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
+                   std::chrono::milliseconds startupTimeout, EventHandler onEvent = {});
+  ~RendezvousServer();
+  RendezvousServer(const RendezvousServer&) = delete;
+  RendezvousServer& operator=(const RendezvousServer&) = delete;
+
+  const std::string& endpoint() const { return endpoint_; }
+  // Stops through an explicit shutdown message on an inproc socket (transport rule 4).
+  void stop();
+
+ private:
+  void serve(Socket router, Socket control);
+
+  std::string endpoint_;
+  std::string controlEndpoint_;
+  uint64_t jobHash_;
+  int participants_;
+  std::chrono::milliseconds startupTimeout_;
+  EventHandler onEvent_;
+  std::unique_ptr<Socket> stopper_;
+  std::thread thread_;
+};
+
+class RendezvousClient {
+ public:
+  RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant, int participants);
+
+  // Sends this participant's blob and waits up to `timeout` for the full table. Throws
+  // TimeoutError if the server is not reachable in time, TransportError with the
+  // server's message if other participants never came.
+  std::vector<std::string> exchange(const std::string& blob, std::chrono::milliseconds timeout);
+
+  // Fire-and-forget event to the creator (e.g. "finalizing", "aborting with code").
+  void notify(RendezvousEvent event, int code = 0);
+
+ private:
+  std::string server_;
+  uint64_t jobHash_;
+  int participant_;
+  int participants_;
+  Socket socket_;
+};
+
+// Kinds used on the rendezvous connection (WireHeader::kind).
+inline constexpr uint16_t kRendezvousHello = 0x100;
+inline constexpr uint16_t kRendezvousTable = 0x101;
+inline constexpr uint16_t kRendezvousError = 0x102;
+inline constexpr uint16_t kRendezvousEvent = 0x103;
+
+}  // namespace zmpi::transport

@@ -1,0 +1,87 @@
+#include "transport/socket.h"
+
+#include <cstdlib>
+#include <thread>
+
+#include "transport/context.h"
+#include "transport/errors.h"
+#include "transport/log.h"
+
+namespace zmpi::transport {
+
+std::chrono::milliseconds SocketOptions::defaultLinger() {
+  static const std::chrono::milliseconds value = [] {
+    const char* env = std::getenv("ZMPI_LINGER_MS");
+    return std::chrono::milliseconds(env != nullptr ? std::atoi(env) : 1000);
+  }();
+  return value;
+}
+
+Socket::Socket(zmq::socket_type type, const SocketOptions& options)
+    : socket_(ContextOwner::context(), type), counted_(true) {
+  noteSocketOpened();
+  socket_.set(zmq::sockopt::linger, static_cast<int>(options.linger.count()));
+  if (options.sendTimeout.count() >= 0) socket_.set(zmq::sockopt::sndtimeo, static_cast<int>(options.sendTimeout.count()));
+  if (options.receiveTimeout.count() >= 0) socket_.set(zmq::sockopt::rcvtimeo, static_cast<int>(options.receiveTimeout.count()));
+  if (options.sendHighWater > 0) socket_.set(zmq::sockopt::sndhwm, options.sendHighWater);
+  if (options.receiveHighWater > 0) socket_.set(zmq::sockopt::rcvhwm, options.receiveHighWater);
+  if (options.maxMessageSize > 0) socket_.set(zmq::sockopt::maxmsgsize, options.maxMessageSize);
+  bindRetries_ = options.bindRetries;
+}
+
+Socket::~Socket() { close(); }
+
+Socket::Socket(Socket&& other) noexcept
+    : socket_(std::move(other.socket_)), peer_(std::move(other.peer_)), counted_(other.counted_),
+      bindRetries_(other.bindRetries_) {
+  other.counted_ = false;
+}
+
+Socket& Socket::operator=(Socket&& other) noexcept {
+  if (this != &other) {
+    close();
+    socket_ = std::move(other.socket_);
+    peer_ = std::move(other.peer_);
+    counted_ = other.counted_;
+    bindRetries_ = other.bindRetries_;
+    other.counted_ = false;
+  }
+  return *this;
+}
+
+void Socket::close() {
+  socket_.close();
+  if (counted_) {
+    counted_ = false;
+    noteSocketClosed();
+  }
+}
+
+std::string Socket::bind(const std::string& endpoint) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      socket_.bind(endpoint);
+      peer_ = socket_.get(zmq::sockopt::last_endpoint);
+      return peer_;
+    } catch (const zmq::error_t& error) {
+      // A wildcard port can race with another process; a fixed one may still be in
+      // TIME_WAIT. Both clear quickly, so retry a bounded number of times.
+      if (error.num() == EADDRINUSE && attempt < bindRetries_) {
+        log::get("transport")->debug("bind {} in use, retry {}", endpoint, attempt + 1);
+        // Waiting on the outside world (a port in TIME_WAIT): a bounded, growing backoff.
+        std::this_thread::sleep_for(std::chrono::milliseconds(5 * (attempt + 1)));
+        continue;
+      }
+      rethrowZmq(error, "bind", endpoint);
+    }
+  }
+}
+
+void Socket::connect(const std::string& endpoint) {
+  // zmq connects asynchronously and retries by itself (reconnect_ivl); what can fail
+  // here is only a malformed endpoint, reported at once.
+  checked("connect to", endpoint, [&] { socket_.connect(endpoint); });
+  peer_ = endpoint;
+}
+
+}  // namespace zmpi::transport

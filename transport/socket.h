@@ -1,0 +1,52 @@
+#pragma once
+// RAII zmq socket with the options every zmpi socket must have (transport rule 2): a
+// linger, optional timeouts, and bind/connect with a bounded number of retries. It is
+// movable, not copyable, and counts itself so the context owner can detect leaks.
+#include <chrono>
+#include <string>
+
+#include <zmq.hpp>
+
+namespace zmpi::transport {
+
+struct SocketOptions {
+  std::chrono::milliseconds linger{defaultLinger()};
+  std::chrono::milliseconds sendTimeout{-1};     // -1: block
+  std::chrono::milliseconds receiveTimeout{-1};  // -1: block
+  int sendHighWater = 0;                         // 0: zmq default
+  int receiveHighWater = 0;
+  int bindRetries = 20;
+  int64_t maxMessageSize = -1;  // -1: unlimited; enforced by zmq before allocation
+
+  // ZMPI_LINGER_MS, default 1000 ms: long enough to flush a final message, short enough
+  // that a dead peer never holds a closing process for long.
+  static std::chrono::milliseconds defaultLinger();
+};
+
+class Socket {
+ public:
+  Socket(zmq::socket_type type, const SocketOptions& options = {});
+  ~Socket();
+  Socket(Socket&& other) noexcept;
+  Socket& operator=(Socket&& other) noexcept;
+  Socket(const Socket&) = delete;
+  Socket& operator=(const Socket&) = delete;
+
+  // Binds `endpoint` (e.g. "tcp://127.0.0.1:*"), retrying a bounded number of times on
+  // EADDRINUSE, and returns the endpoint actually bound (the port read back).
+  std::string bind(const std::string& endpoint);
+  void connect(const std::string& endpoint);
+
+  zmq::socket_t& raw() { return socket_; }
+  zmq::socket_ref ref() { return socket_; }
+  const std::string& peer() const { return peer_; }
+  void close();
+
+ private:
+  zmq::socket_t socket_;
+  std::string peer_;
+  bool counted_ = false;
+  int bindRetries_ = 20;
+};
+
+}  // namespace zmpi::transport

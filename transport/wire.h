@@ -1,0 +1,53 @@
+#pragma once
+// The wire message: one fixed-size binary header frame, then zero or one payload frame.
+// The header carries no pointers and no variable-length fields, so decoding is a bounds
+// check and a memcpy; the payload is a raw zmq frame (zero-copy for large buffers), never
+// wrapped in protobuf. The layer above (mpi/) owns the meaning of `kind` and of the
+// opaque `envelope` bytes; the transport only validates the frame structure.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <zmq.hpp>
+
+namespace zmpi::transport {
+
+inline constexpr uint32_t kWireMagic = 0x49504d5a;  // "ZMPI" little-endian
+inline constexpr uint16_t kWireVersion = 1;
+inline constexpr size_t kEnvelopeBytes = 48;
+// Payloads beyond this are refused before anything is allocated for them.
+inline constexpr uint64_t kMaxPayloadBytes = uint64_t{1} << 36;  // 64 GiB
+
+struct WireHeader {
+  uint32_t magic = kWireMagic;
+  uint16_t version = kWireVersion;
+  uint16_t kind = 0;
+  uint64_t jobHash = 0;      // messages for another job are rejected
+  uint64_t payloadBytes = 0; // must equal the payload frame's size
+  std::array<uint8_t, kEnvelopeBytes> envelope{};
+};
+static_assert(sizeof(WireHeader) == 72, "wire header layout is part of the protocol");
+
+struct WireMessage {
+  WireHeader header;
+  zmq::message_t payload;  // empty when header.payloadBytes == 0
+};
+
+// Builds a payload frame. Copies small buffers; large ones (>= zeroCopyThreshold) are
+// referenced in place and `release(hint)` is called from a zmq thread once zmq no longer
+// needs them. `release` may be null only for copied buffers.
+using ReleaseFn = void (*)(void* data, void* hint);
+zmq::message_t makePayload(const void* data, size_t bytes);
+zmq::message_t makeZeroCopyPayload(void* data, size_t bytes, ReleaseFn release, void* hint);
+
+// Decodes and validates the frames of one received message: exactly one header frame of
+// sizeof(WireHeader), matching magic/version/job, and a payload frame iff payloadBytes > 0
+// whose size matches. Throws MalformedMessage naming what was wrong.
+WireMessage decodeFrames(zmq::message_t&& headerFrame, std::optional<zmq::message_t>&& payloadFrame,
+                         bool moreAfterPayload, uint64_t expectedJobHash);
+
+// A stable 64-bit hash of a job id string (FNV-1a); jobs tag every header with it.
+uint64_t jobHashOf(const std::string& jobId);
+
+}  // namespace zmpi::transport
