@@ -26,6 +26,13 @@ class MalformedMessage : public TransportError {
   using TransportError::TransportError;
 };
 
+// A server received the request but answered with an error reply (malformed request,
+// or its handler failed); the text is the server's.
+class RemoteError : public TransportError {
+ public:
+  using TransportError::TransportError;
+};
+
 [[noreturn]] void rethrowZmq(const zmq::error_t& error, const std::string& action, const std::string& peer);
 
 // Runs `operation`, translating a zmq::error_t into TransportError naming action and peer.

@@ -68,12 +68,26 @@ std::optional<WireMessage> Inbox::tryReceiveOne() {
 }
 
 std::optional<WireMessage> Inbox::receive(std::chrono::milliseconds timeout) {
-  if (auto message = tryReceiveOne()) return message;
-  zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, wakeFd_, ZMQ_POLLIN, 0}};
-  checked("poll on", socket_.peer(), [&] { return zmq::poll(items, 2, timeout); });
-  if (items[1].revents & ZMQ_POLLIN) drainWakeups();
-  if (items[0].revents & ZMQ_POLLIN) return tryReceiveOne();
-  return std::nullopt;
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::max(timeout, std::chrono::milliseconds(0));
+  for (;;) {
+    if (auto message = tryReceiveOne()) return message;
+    auto wait = timeout;
+    if (timeout.count() >= 0) {
+      wait = std::max(std::chrono::milliseconds(0),
+                      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
+    }
+    zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, wakeFd_, ZMQ_POLLIN, 0}};
+    checked("poll on", socket_.peer(), [&] { return zmq::poll(items, 2, wait); });
+    if (items[1].revents & ZMQ_POLLIN) {
+      drainWakeups();
+      return tryReceiveOne();
+    }
+    if (!(items[0].revents & ZMQ_POLLIN)) return std::nullopt;  // timed out
+    // Readable but possibly only malformed messages, which tryReceiveOne drops: keep
+    // waiting for the rest of the timeout instead of returning a spurious nullopt.
+    if (timeout.count() >= 0 && Clock::now() >= deadline) return tryReceiveOne();
+  }
 }
 
 }  // namespace zmpi::transport

@@ -82,8 +82,9 @@ std::string uniqueInprocName() {
 }  // namespace
 
 RendezvousServer::RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
-                                   std::chrono::milliseconds startupTimeout, EventHandler onEvent)
-    : jobHash_(jobHash), participants_(participants), startupTimeout_(startupTimeout), onEvent_(std::move(onEvent)) {
+                                   std::chrono::milliseconds startupTimeout, EventHandler onEvent, JoinHandler onJoin)
+    : jobHash_(jobHash), participants_(participants), startupTimeout_(startupTimeout), onEvent_(std::move(onEvent)),
+      onJoin_(std::move(onJoin)) {
   SocketOptions options;
   options.maxMessageSize = 1 << 20;  // hellos are small; refuse anything huge up front
   Socket router(zmq::socket_type::router, options);
@@ -106,40 +107,62 @@ void RendezvousServer::stop() {
 }
 
 void RendezvousServer::serve(Socket router, Socket control) {
+  try {
+    serveLoop(router, control);
+  } catch (const std::exception& error) {
+    // Only a broken socket or a context closed under the server gets here; log it
+    // rather than terminate the process from a background thread.
+    log::get("transport")->error("rendezvous: serving thread ended: {}", error.what());
+  }
+}
+
+void RendezvousServer::reject(const std::string& why) {
+  rejected_.fetch_add(1);
+  log::get("transport")->warn("rendezvous: rejected a message: {}", why);
+}
+
+void RendezvousServer::serveLoop(Socket& router, Socket& control) {
   auto logger = log::get("transport");
   std::map<int, std::pair<std::string, std::string>> hellos;  // participant -> (identity, blob)
+  std::string table;         // the encoded table, once every participant said hello
   bool tableSent = false;
-  bool errorSent = false;
+  std::string startupError;  // set once the start-up deadline passed first
   const auto deadline = std::chrono::steady_clock::now() + startupTimeout_;
   for (;;) {
     zmq::pollitem_t items[] = {{router.raw().handle(), 0, ZMQ_POLLIN, 0}, {control.raw().handle(), 0, ZMQ_POLLIN, 0}};
     auto wait = std::chrono::milliseconds(-1);
-    if (!tableSent && !errorSent) {
+    const bool settled = tableSent || !startupError.empty();
+    if (!settled) {
       wait = std::max(std::chrono::milliseconds(0), std::chrono::duration_cast<std::chrono::milliseconds>(
                                                         deadline - std::chrono::steady_clock::now()));
     }
-    zmq::poll(items, 2, wait);
+    checked("poll rendezvous on", endpoint_, [&] { return zmq::poll(items, 2, wait); });
     if (items[1].revents & ZMQ_POLLIN) return;
     if (!(items[0].revents & ZMQ_POLLIN)) {
-      if (!tableSent && !errorSent) {
+      if (!settled && std::chrono::steady_clock::now() >= deadline) {
         std::string missing;
         for (int i = 0; i < participants_; ++i) {
           if (!hellos.count(i)) missing += (missing.empty() ? "" : ",") + std::to_string(i);
         }
-        std::string text = "start-up timed out after " + std::to_string(startupTimeout_.count()) +
-                           " ms; never heard from participant(s) " + missing;
-        logger->error("rendezvous: {}", text);
-        for (auto& [index, hello] : hellos) {
-          sendTo(router, hello.first, makeHeader(kRendezvousError, jobHash_, {}, text.size()), text);
+        startupError = "start-up timed out after " + std::to_string(startupTimeout_.count()) +
+                       " ms; never heard from participant(s) " + missing;
+        // Nobody joined: the participants do not use the rendezvous at all (a launcher
+        // running a plain program such as `hostname`), which is not an error.
+        if (hellos.empty()) {
+          logger->debug("rendezvous: {}", startupError);
+        } else {
+          logger->error("rendezvous: {}", startupError);
         }
-        errorSent = true;
+        for (auto& [index, hello] : hellos) {
+          sendTo(router, hello.first, makeHeader(kRendezvousError, jobHash_, {}, startupError.size()), startupError);
+        }
       }
       continue;
     }
     std::vector<zmq::message_t> frames;
     if (!zmq::recv_multipart(router.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) continue;
     if (frames.size() < 2 || frames.size() > 3) {
-      logger->warn("rendezvous: rejected a message with {} frames", frames.size());
+      reject(std::to_string(frames.size()) + " frames");
       continue;
     }
     WireMessage message;
@@ -148,25 +171,39 @@ void RendezvousServer::serve(Socket router, Socket control) {
       if (frames.size() == 3) payload = std::move(frames[2]);
       message = decodeFrames(std::move(frames[1]), std::move(payload), false, jobHash_);
     } catch (const MalformedMessage& error) {
-      logger->warn("rendezvous: rejected a message: {}", error.what());
+      reject(error.what());
       continue;
     }
     const RendezvousEnvelope envelope = envelopeOf(message.header);
     if (envelope.participant < 0 || envelope.participant >= participants_) {
-      logger->warn("rendezvous: rejected participant index {} (job has {})", envelope.participant, participants_);
+      reject("participant index " + std::to_string(envelope.participant) + " (job has " +
+             std::to_string(participants_) + ")");
       continue;
     }
     if (message.header.kind == kRendezvousHello) {
       if (envelope.participants != participants_) {
-        logger->warn("rendezvous: participant {} believes the job has {} participants, not {}",
-                     envelope.participant, envelope.participants, participants_);
+        reject("participant " + std::to_string(envelope.participant) + " believes the job has " +
+               std::to_string(envelope.participants) + " participants, not " + std::to_string(participants_));
         continue;
       }
-      hellos[envelope.participant] = {frames[0].to_string(), message.payload.to_string()};
-      if (static_cast<int>(hellos.size()) == participants_ && !tableSent) {
+      const std::string identity = frames[0].to_string();
+      // Once the outcome is settled, a late or repeated hello gets that same outcome at
+      // once instead of silence (which would look like a dead server).
+      if (!startupError.empty()) {
+        sendTo(router, identity, makeHeader(kRendezvousError, jobHash_, {}, startupError.size()), startupError);
+        continue;
+      }
+      if (tableSent) {
+        sendTo(router, identity, makeHeader(kRendezvousTable, jobHash_, {}, table.size()), table);
+        continue;
+      }
+      const bool firstHello = !hellos.count(envelope.participant);
+      hellos[envelope.participant] = {identity, message.payload.to_string()};
+      if (firstHello && onJoin_) onJoin_(envelope.participant);
+      if (static_cast<int>(hellos.size()) == participants_) {
         std::vector<std::string> blobs;
         for (auto& [index, hello] : hellos) blobs.push_back(hello.second);
-        const std::string table = encodeTable(blobs);
+        table = encodeTable(blobs);
         for (auto& [index, hello] : hellos) {
           sendTo(router, hello.first, makeHeader(kRendezvousTable, jobHash_, {}, table.size()), table);
         }
@@ -176,7 +213,7 @@ void RendezvousServer::serve(Socket router, Socket control) {
     } else if (message.header.kind == kRendezvousEvent) {
       if (onEvent_) onEvent_(envelope.participant, static_cast<RendezvousEvent>(envelope.event), envelope.code);
     } else {
-      logger->warn("rendezvous: rejected unknown message kind {:#x}", message.header.kind);
+      reject("unknown message kind " + std::to_string(message.header.kind));
     }
   }
 }

@@ -5,6 +5,7 @@
 // started by hand) runs the server and broadcasts the table explicitly. The same
 // long-lived connection then carries job events (finalized, abort) to the creator.
 // The transport knows only "participant i of N"; what a blob means is the caller's.
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -22,22 +23,30 @@ enum class RendezvousEvent : uint16_t { Finalizing = 1, Aborting = 2, Goodbye = 
 class RendezvousServer {
  public:
   using EventHandler = std::function<void(int participant, RendezvousEvent event, int code)>;
+  // Called from the server thread when a participant's hello arrives, before any table is
+  // sent: an observer (the launcher) thus knows of every join before a participant can
+  // have passed exchange(), e.g. to tell an MPI rank that died from a plain program.
+  using JoinHandler = std::function<void(int participant)>;
 
   // Binds `endpoint` at once (so the caller can read the port back) and serves in a
   // background thread until stop(). If not all participants have said hello within
   // `startupTimeout`, those that did get an error reply naming the missing indices.
   RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
-                   std::chrono::milliseconds startupTimeout, EventHandler onEvent = {});
+                   std::chrono::milliseconds startupTimeout, EventHandler onEvent = {}, JoinHandler onJoin = {});
   ~RendezvousServer();
   RendezvousServer(const RendezvousServer&) = delete;
   RendezvousServer& operator=(const RendezvousServer&) = delete;
 
   const std::string& endpoint() const { return endpoint_; }
+  // Messages rejected as malformed or not fitting this job (logged, never fatal).
+  uint64_t rejectedCount() const { return rejected_.load(); }
   // Stops through an explicit shutdown message on an inproc socket (transport rule 4).
   void stop();
 
  private:
   void serve(Socket router, Socket control);
+  void serveLoop(Socket& router, Socket& control);
+  void reject(const std::string& why);
 
   std::string endpoint_;
   std::string controlEndpoint_;
@@ -45,8 +54,10 @@ class RendezvousServer {
   int participants_;
   std::chrono::milliseconds startupTimeout_;
   EventHandler onEvent_;
+  JoinHandler onJoin_;
   std::unique_ptr<Socket> stopper_;
   std::thread thread_;
+  std::atomic<uint64_t> rejected_{0};
 };
 
 class RendezvousClient {

@@ -19,6 +19,13 @@ inline constexpr size_t kEnvelopeBytes = 48;
 // Payloads beyond this are refused before anything is allocated for them.
 inline constexpr uint64_t kMaxPayloadBytes = uint64_t{1} << 36;  // 64 GiB
 
+// Kinds at and above this value are reserved for the transport's own messages.
+inline constexpr uint16_t kReservedKindBase = 0xff00;
+// The reply a MessageServer sends instead of a handler's reply when the request was
+// malformed or the handler threw; the payload is the error text. It is always sent, so
+// a REQ peer is never left waiting for an answer that will not come.
+inline constexpr uint16_t kErrorReplyKind = 0xfffe;
+
 struct WireHeader {
   uint32_t magic = kWireMagic;
   uint16_t version = kWireVersion;
