@@ -1,0 +1,176 @@
+// Generated from Open MPI 4.1's mpi.h and `nm -D -S libmpi.so.40` (see abi/README.md):
+// every predefined handle object mpi.h declares, with its exact symbol size.
+#include <mpi.h>
+
+#include "mpi/abi/predefined_objects.h"
+
+// Every object here is part of the ABI: exported whatever the visibility preset.
+#pragma GCC visibility push(default)
+extern "C" {
+struct ompi_predefined_communicator_t ompi_mpi_comm_world = {};
+struct ompi_predefined_communicator_t ompi_mpi_comm_self = {};
+struct ompi_predefined_communicator_t ompi_mpi_comm_null = {};
+struct ompi_predefined_group_t ompi_mpi_group_empty = {};
+struct ompi_predefined_group_t ompi_mpi_group_null = {};
+struct ompi_predefined_request_t ompi_request_null = {};
+struct ompi_predefined_message_t ompi_message_null = {};
+struct ompi_predefined_message_t ompi_message_no_proc = {};
+struct ompi_predefined_op_t ompi_mpi_op_null = {};
+struct ompi_predefined_op_t ompi_mpi_op_min = {};
+struct ompi_predefined_op_t ompi_mpi_op_max = {};
+struct ompi_predefined_op_t ompi_mpi_op_sum = {};
+struct ompi_predefined_op_t ompi_mpi_op_prod = {};
+struct ompi_predefined_op_t ompi_mpi_op_land = {};
+struct ompi_predefined_op_t ompi_mpi_op_band = {};
+struct ompi_predefined_op_t ompi_mpi_op_lor = {};
+struct ompi_predefined_op_t ompi_mpi_op_bor = {};
+struct ompi_predefined_op_t ompi_mpi_op_lxor = {};
+struct ompi_predefined_op_t ompi_mpi_op_bxor = {};
+struct ompi_predefined_op_t ompi_mpi_op_maxloc = {};
+struct ompi_predefined_op_t ompi_mpi_op_minloc = {};
+struct ompi_predefined_op_t ompi_mpi_op_replace = {};
+struct ompi_predefined_op_t ompi_mpi_op_no_op = {};
+struct ompi_predefined_datatype_t ompi_mpi_datatype_null = {};
+struct ompi_predefined_datatype_t ompi_mpi_char = {};
+struct ompi_predefined_datatype_t ompi_mpi_signed_char = {};
+struct ompi_predefined_datatype_t ompi_mpi_unsigned_char = {};
+struct ompi_predefined_datatype_t ompi_mpi_byte = {};
+struct ompi_predefined_datatype_t ompi_mpi_short = {};
+struct ompi_predefined_datatype_t ompi_mpi_unsigned_short = {};
+struct ompi_predefined_datatype_t ompi_mpi_int = {};
+struct ompi_predefined_datatype_t ompi_mpi_unsigned = {};
+struct ompi_predefined_datatype_t ompi_mpi_long = {};
+struct ompi_predefined_datatype_t ompi_mpi_unsigned_long = {};
+struct ompi_predefined_datatype_t ompi_mpi_long_long_int = {};
+struct ompi_predefined_datatype_t ompi_mpi_unsigned_long_long = {};
+struct ompi_predefined_datatype_t ompi_mpi_float = {};
+struct ompi_predefined_datatype_t ompi_mpi_double = {};
+struct ompi_predefined_datatype_t ompi_mpi_long_double = {};
+struct ompi_predefined_datatype_t ompi_mpi_wchar = {};
+struct ompi_predefined_datatype_t ompi_mpi_packed = {};
+struct ompi_predefined_datatype_t ompi_mpi_cxx_bool = {};
+struct ompi_predefined_datatype_t ompi_mpi_cxx_cplex = {};
+struct ompi_predefined_datatype_t ompi_mpi_cxx_dblcplex = {};
+struct ompi_predefined_datatype_t ompi_mpi_cxx_ldblcplex = {};
+struct ompi_predefined_datatype_t ompi_mpi_logical = {};
+struct ompi_predefined_datatype_t ompi_mpi_character = {};
+struct ompi_predefined_datatype_t ompi_mpi_integer = {};
+struct ompi_predefined_datatype_t ompi_mpi_real = {};
+struct ompi_predefined_datatype_t ompi_mpi_dblprec = {};
+struct ompi_predefined_datatype_t ompi_mpi_cplex = {};
+struct ompi_predefined_datatype_t ompi_mpi_dblcplex = {};
+struct ompi_predefined_datatype_t ompi_mpi_ldblcplex = {};
+struct ompi_predefined_datatype_t ompi_mpi_2int = {};
+struct ompi_predefined_datatype_t ompi_mpi_2integer = {};
+struct ompi_predefined_datatype_t ompi_mpi_2real = {};
+struct ompi_predefined_datatype_t ompi_mpi_2dblprec = {};
+struct ompi_predefined_datatype_t ompi_mpi_2cplex = {};
+struct ompi_predefined_datatype_t ompi_mpi_2dblcplex = {};
+struct ompi_predefined_datatype_t ompi_mpi_float_int = {};
+struct ompi_predefined_datatype_t ompi_mpi_double_int = {};
+struct ompi_predefined_datatype_t ompi_mpi_longdbl_int = {};
+struct ompi_predefined_datatype_t ompi_mpi_short_int = {};
+struct ompi_predefined_datatype_t ompi_mpi_long_int = {};
+struct ompi_predefined_datatype_t ompi_mpi_logical1 = {};
+struct ompi_predefined_datatype_t ompi_mpi_logical2 = {};
+struct ompi_predefined_datatype_t ompi_mpi_logical4 = {};
+struct ompi_predefined_datatype_t ompi_mpi_logical8 = {};
+struct ompi_predefined_datatype_t ompi_mpi_integer1 = {};
+struct ompi_predefined_datatype_t ompi_mpi_integer2 = {};
+struct ompi_predefined_datatype_t ompi_mpi_integer4 = {};
+struct ompi_predefined_datatype_t ompi_mpi_integer8 = {};
+struct ompi_predefined_datatype_t ompi_mpi_integer16 = {};
+struct ompi_predefined_datatype_t ompi_mpi_real2 = {};
+struct ompi_predefined_datatype_t ompi_mpi_real4 = {};
+struct ompi_predefined_datatype_t ompi_mpi_real8 = {};
+struct ompi_predefined_datatype_t ompi_mpi_real16 = {};
+struct ompi_predefined_datatype_t ompi_mpi_complex8 = {};
+struct ompi_predefined_datatype_t ompi_mpi_complex16 = {};
+struct ompi_predefined_datatype_t ompi_mpi_complex32 = {};
+struct ompi_predefined_datatype_t ompi_mpi_int8_t = {};
+struct ompi_predefined_datatype_t ompi_mpi_uint8_t = {};
+struct ompi_predefined_datatype_t ompi_mpi_int16_t = {};
+struct ompi_predefined_datatype_t ompi_mpi_uint16_t = {};
+struct ompi_predefined_datatype_t ompi_mpi_int32_t = {};
+struct ompi_predefined_datatype_t ompi_mpi_uint32_t = {};
+struct ompi_predefined_datatype_t ompi_mpi_int64_t = {};
+struct ompi_predefined_datatype_t ompi_mpi_uint64_t = {};
+struct ompi_predefined_datatype_t ompi_mpi_aint = {};
+struct ompi_predefined_datatype_t ompi_mpi_offset = {};
+struct ompi_predefined_datatype_t ompi_mpi_count = {};
+struct ompi_predefined_datatype_t ompi_mpi_c_bool = {};
+struct ompi_predefined_datatype_t ompi_mpi_c_float_complex = {};
+struct ompi_predefined_datatype_t ompi_mpi_c_double_complex = {};
+struct ompi_predefined_datatype_t ompi_mpi_c_long_double_complex = {};
+struct ompi_predefined_errhandler_t ompi_mpi_errhandler_null = {};
+struct ompi_predefined_errhandler_t ompi_mpi_errors_are_fatal = {};
+struct ompi_predefined_errhandler_t ompi_mpi_errors_return = {};
+struct ompi_predefined_win_t ompi_mpi_win_null = {};
+struct ompi_predefined_file_t ompi_mpi_file_null = {};
+struct ompi_predefined_info_t ompi_mpi_info_null = {};
+struct ompi_predefined_info_t ompi_mpi_info_env = {};
+struct ompi_predefined_datatype_t ompi_mpi_lb = {};
+struct ompi_predefined_datatype_t ompi_mpi_ub = {};
+
+// Pointer variables Open MPI exports for its Fortran bindings (8 bytes each).
+struct ompi_predefined_communicator_t* ompi_mpi_comm_world_addr = &ompi_mpi_comm_world;
+struct ompi_predefined_communicator_t* ompi_mpi_comm_self_addr = &ompi_mpi_comm_self;
+struct ompi_predefined_communicator_t* ompi_mpi_comm_null_addr = &ompi_mpi_comm_null;
+struct ompi_predefined_group_t* ompi_mpi_group_empty_addr = &ompi_mpi_group_empty;
+struct ompi_predefined_group_t* ompi_mpi_group_null_addr = &ompi_mpi_group_null;
+struct ompi_predefined_request_t* ompi_request_null_addr = &ompi_request_null;
+struct ompi_predefined_op_t* ompi_mpi_op_null_addr = &ompi_mpi_op_null;
+struct ompi_predefined_op_t* ompi_mpi_op_min_addr = &ompi_mpi_op_min;
+struct ompi_predefined_op_t* ompi_mpi_op_max_addr = &ompi_mpi_op_max;
+struct ompi_predefined_op_t* ompi_mpi_op_sum_addr = &ompi_mpi_op_sum;
+struct ompi_predefined_op_t* ompi_mpi_op_prod_addr = &ompi_mpi_op_prod;
+struct ompi_predefined_op_t* ompi_mpi_op_land_addr = &ompi_mpi_op_land;
+struct ompi_predefined_op_t* ompi_mpi_op_band_addr = &ompi_mpi_op_band;
+struct ompi_predefined_op_t* ompi_mpi_op_lor_addr = &ompi_mpi_op_lor;
+struct ompi_predefined_op_t* ompi_mpi_op_bor_addr = &ompi_mpi_op_bor;
+struct ompi_predefined_op_t* ompi_mpi_op_lxor_addr = &ompi_mpi_op_lxor;
+struct ompi_predefined_op_t* ompi_mpi_op_bxor_addr = &ompi_mpi_op_bxor;
+struct ompi_predefined_op_t* ompi_mpi_op_maxloc_addr = &ompi_mpi_op_maxloc;
+struct ompi_predefined_op_t* ompi_mpi_op_minloc_addr = &ompi_mpi_op_minloc;
+struct ompi_predefined_op_t* ompi_mpi_op_replace_addr = &ompi_mpi_op_replace;
+struct ompi_predefined_op_t* ompi_mpi_op_no_op_addr = &ompi_mpi_op_no_op;
+struct ompi_predefined_datatype_t* ompi_mpi_logical_addr = &ompi_mpi_logical;
+struct ompi_predefined_datatype_t* ompi_mpi_character_addr = &ompi_mpi_character;
+struct ompi_predefined_datatype_t* ompi_mpi_integer_addr = &ompi_mpi_integer;
+struct ompi_predefined_datatype_t* ompi_mpi_real_addr = &ompi_mpi_real;
+struct ompi_predefined_datatype_t* ompi_mpi_dblprec_addr = &ompi_mpi_dblprec;
+struct ompi_predefined_datatype_t* ompi_mpi_cplex_addr = &ompi_mpi_cplex;
+struct ompi_predefined_datatype_t* ompi_mpi_dblcplex_addr = &ompi_mpi_dblcplex;
+struct ompi_predefined_datatype_t* ompi_mpi_2integer_addr = &ompi_mpi_2integer;
+struct ompi_predefined_datatype_t* ompi_mpi_2real_addr = &ompi_mpi_2real;
+struct ompi_predefined_datatype_t* ompi_mpi_2dblprec_addr = &ompi_mpi_2dblprec;
+struct ompi_predefined_datatype_t* ompi_mpi_logical1_addr = &ompi_mpi_logical1;
+struct ompi_predefined_datatype_t* ompi_mpi_logical2_addr = &ompi_mpi_logical2;
+struct ompi_predefined_datatype_t* ompi_mpi_logical4_addr = &ompi_mpi_logical4;
+struct ompi_predefined_datatype_t* ompi_mpi_logical8_addr = &ompi_mpi_logical8;
+struct ompi_predefined_datatype_t* ompi_mpi_integer1_addr = &ompi_mpi_integer1;
+struct ompi_predefined_datatype_t* ompi_mpi_integer2_addr = &ompi_mpi_integer2;
+struct ompi_predefined_datatype_t* ompi_mpi_integer4_addr = &ompi_mpi_integer4;
+struct ompi_predefined_datatype_t* ompi_mpi_integer8_addr = &ompi_mpi_integer8;
+struct ompi_predefined_datatype_t* ompi_mpi_integer16_addr = &ompi_mpi_integer16;
+struct ompi_predefined_datatype_t* ompi_mpi_real4_addr = &ompi_mpi_real4;
+struct ompi_predefined_datatype_t* ompi_mpi_real8_addr = &ompi_mpi_real8;
+struct ompi_predefined_datatype_t* ompi_mpi_real16_addr = &ompi_mpi_real16;
+struct ompi_predefined_datatype_t* ompi_mpi_complex8_addr = &ompi_mpi_complex8;
+struct ompi_predefined_datatype_t* ompi_mpi_complex16_addr = &ompi_mpi_complex16;
+struct ompi_predefined_datatype_t* ompi_mpi_complex32_addr = &ompi_mpi_complex32;
+struct ompi_predefined_errhandler_t* ompi_mpi_errhandler_null_addr = &ompi_mpi_errhandler_null;
+struct ompi_predefined_errhandler_t* ompi_mpi_errors_are_fatal_addr = &ompi_mpi_errors_are_fatal;
+struct ompi_predefined_errhandler_t* ompi_mpi_errors_return_addr = &ompi_mpi_errors_return;
+struct ompi_predefined_win_t* ompi_mpi_win_null_addr = &ompi_mpi_win_null;
+struct ompi_predefined_file_t* ompi_mpi_file_null_addr = &ompi_mpi_file_null;
+struct ompi_predefined_info_t* ompi_mpi_info_null_addr = &ompi_mpi_info_null;
+
+// Declared only by Open MPI's C++ bindings, but exported (and referenced by C++ programs).
+struct ompi_predefined_errhandler_t ompi_mpi_errors_throw_exceptions = {};
+struct ompi_predefined_errhandler_t* ompi_mpi_errors_throw_exceptions_addr = &ompi_mpi_errors_throw_exceptions;
+
+MPI_Fint* MPI_F_STATUS_IGNORE = nullptr;
+MPI_Fint* MPI_F_STATUSES_IGNORE = nullptr;
+}  // extern "C"
+#pragma GCC visibility pop

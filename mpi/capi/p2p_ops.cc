@@ -1,0 +1,158 @@
+#include "mpi/capi/p2p_ops.h"
+
+#include "mpi/capi/bsend_buffer.h"
+#include "mpi/capi/validate.h"
+#include "mpi/core/world.h"
+#include "mpi/datatype/predefined.h"
+
+namespace zmpi::mpi::capi {
+namespace {
+
+void setProcNullStatus(Request& request) {
+  request.status.MPI_SOURCE = MPI_PROC_NULL;
+  request.status.MPI_TAG = MPI_ANY_TAG;
+  request.status.MPI_ERROR = MPI_SUCCESS;
+  request.status._cancelled = 0;
+  request.status._ucount = 0;
+}
+
+// A buffered send: the data is copied out now, an internal request carries it, and the
+// user's request is complete at once.
+void startBufferedSend(Request& request) {
+  const std::size_t bytes = static_cast<std::size_t>(request.count) * request.type->size();
+  BsendBuffer::instance().reserve(bytes);
+  auto* internal = new Request(Request::Kind::Send);
+  internal->packed.resize(bytes);
+  if (bytes) request.type->pack(request.buffer, static_cast<std::size_t>(request.count), internal->packed.data());
+  internal->comm = request.comm;
+  internal->buffer = internal->packed.data();
+  internal->count = static_cast<int>(bytes);
+  internal->type = byteType();
+  internal->peer = request.peer;
+  internal->commRank = request.commRank;
+  internal->tag = request.tag;
+  internal->context = request.context;
+  internal->peerWorld = request.peerWorld;
+  internal->freed = true;  // nobody waits on it: it deletes itself when sent
+  internal->onComplete = [bytes](Request&) { BsendBuffer::instance().release(bytes); };
+  try {
+    request.comm->world().engine().startSend(*internal);
+  } catch (...) {
+    BsendBuffer::instance().release(bytes);
+    delete internal;
+    throw;
+  }
+  request.status = MPI_Status{};
+  request.done.store(true);
+}
+
+}  // namespace
+
+Request* makeSendRequest(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                         SendMode mode) {
+  Communicator& c = commArg(comm);
+  countArg(count);
+  Datatype& t = typeArg(type);
+  bufferArg(buf, count, t);
+  destArg(c, dest);
+  sendTagArg(tag);
+  auto* request = new Request(Request::Kind::Send);
+  request->comm = &c;
+  request->buffer = const_cast<void*>(buf);
+  request->count = count;
+  request->type = &t;
+  request->peer = dest;
+  request->commRank = c.rank();
+  request->tag = tag;
+  request->context = c.p2pContext();
+  request->mode = mode;
+  request->peerWorld = dest == MPI_PROC_NULL ? -1 : c.worldRankOf(dest);
+  return request;
+}
+
+Request* makeRecvRequest(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  countArg(count);
+  Datatype& t = typeArg(type);
+  bufferArg(buf, count, t);
+  sourceArg(c, source);
+  recvTagArg(tag);
+  auto* request = new Request(Request::Kind::Recv);
+  request->comm = &c;
+  request->buffer = buf;
+  request->count = count;
+  request->type = &t;
+  request->peer = source;
+  request->tag = tag;
+  request->context = c.p2pContext();
+  return request;
+}
+
+void startRequest(Request& request) {
+  if (request.persistent) {
+    if (request.active) fail(MPI_ERR_REQUEST, "persistent request is already active");
+    request.active = true;
+  }
+  request.done.store(false);
+  request.cancelled = false;
+  if (request.peer == MPI_PROC_NULL) {
+    setProcNullStatus(request);
+    request.done.store(true);
+    return;
+  }
+  Engine& engine = request.comm->world().engine();
+  if (request.kind == Request::Kind::Send) {
+    if (request.mode == SendMode::Buffered) {
+      startBufferedSend(request);
+    } else {
+      engine.startSend(request);
+    }
+  } else {
+    engine.startRecv(request);
+  }
+}
+
+void waitRequest(Request& request) {
+  if (request.kind == Request::Kind::Send || request.kind == Request::Kind::Recv) {
+    if (request.done.load(std::memory_order_acquire)) return;
+    request.comm->world().engine().wait(request);
+  } else if (!request.progress()) {
+    requireWorld().engine().waitUntil([&] { return request.progress(); });
+  }
+}
+
+bool testRequest(Request& request) {
+  if (request.kind == Request::Kind::Send || request.kind == Request::Kind::Recv ||
+      request.kind == Request::Kind::Completed) {
+    return request.done.load(std::memory_order_acquire);
+  }
+  return request.progress();
+}
+
+int finishRequest(MPI_Request* handle, MPI_Status* status) {
+  Request* request = requestOf(*handle);
+  if (request == nullptr || (request->persistent && !request->active)) {
+    setEmptyStatus(status);
+    return MPI_SUCCESS;
+  }
+  const int error = request->status.MPI_ERROR;
+  if (status != MPI_STATUS_IGNORE) {
+    *status = request->status;
+  }
+  if (request->persistent) {
+    request->active = false;
+  } else {
+    delete request;
+    *handle = MPI_REQUEST_NULL;
+  }
+  return error;
+}
+
+Request* makeProcNullRequest(Request::Kind kind) {
+  auto* request = new Request(kind);
+  setProcNullStatus(*request);
+  request->done.store(true);
+  return request;
+}
+
+}  // namespace zmpi::mpi::capi

@@ -1,0 +1,80 @@
+#include "mpi/capi/runtime.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "mpi/capi/predefined_handles.h"
+#include "mpi/core/error.h"
+#include "transport/log.h"
+
+namespace zmpi::mpi::capi {
+
+Runtime& Runtime::instance() {
+  // Never destroyed: MPI calls can come from atexit handlers after main returns.
+  static Runtime* runtime = new Runtime();
+  return *runtime;
+}
+
+void Runtime::init(int requiredThreadLevel) {
+  std::lock_guard lock(mutex_);
+  if (state_ == State::Initialized) fail(MPI_ERR_OTHER, "MPI is already initialized");
+  if (state_ == State::Finalized) fail(MPI_ERR_OTHER, "MPI cannot be initialized again after MPI_Finalize");
+  bindPredefinedHandles();
+  WorldConfig config = WorldConfig::fromEnvironment();
+  log::setRankTag(std::to_string(config.rank));
+  context_ = std::make_unique<transport::ContextOwner>();
+  try {
+    world_ = std::make_unique<World>(config);
+  } catch (...) {
+    context_.reset();
+    throw;
+  }
+  bindWorldHandles(*world_);
+  // Every engine structure is behind a mutex and sends are serialised per peer, so
+  // concurrent calls from several threads are safe.
+  threadLevel_ = std::min(std::max(requiredThreadLevel, static_cast<int>(MPI_THREAD_SINGLE)),
+                          static_cast<int>(MPI_THREAD_MULTIPLE));
+  mainThread_ = std::this_thread::get_id();
+  state_ = State::Initialized;
+}
+
+void Runtime::finalize() {
+  std::lock_guard lock(mutex_);
+  if (state_ != State::Initialized) fail(MPI_ERR_OTHER, "MPI_Finalize called while MPI is not initialized");
+  world_->notifyFinalizing();
+  runFinalizeBarrier(*world_);
+  unbindWorldHandles();
+  world_->shutdown();
+  world_.reset();
+  context_->close();
+  context_.reset();
+  state_ = State::Finalized;
+}
+
+World& requireWorld() {
+  Runtime& runtime = Runtime::instance();
+  if (runtime.state() == State::NotInitialized) fail(MPI_ERR_OTHER, "called before MPI_Init");
+  if (runtime.state() == State::Finalized) fail(MPI_ERR_OTHER, "called after MPI_Finalize");
+  return *runtime.world();
+}
+
+void abortJob(int code, const std::string& what) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  World* world = Runtime::instance().world();
+  const std::string prefix = std::string("[") + host + ":" + std::to_string(getpid()) + "] ";
+  std::fflush(stdout);
+  std::cerr << prefix << what << std::endl;
+  if (world) {
+    try {
+      world->notifyAborting(code);
+    } catch (...) {
+    }
+  }
+  std::fflush(nullptr);
+  _exit(code == 0 ? 1 : code);
+}
+
+}  // namespace zmpi::mpi::capi

@@ -1,0 +1,44 @@
+#pragma once
+// The process's MPI state between MPI_Init and MPI_Finalize: the zmq context owner (one
+// per process, closed in MPI_Finalize), the world, the thread level. Entry points reach
+// the world through requireWorld(), which fails cleanly before MPI_Init or after
+// MPI_Finalize instead of touching a dead object.
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "mpi/core/world.h"
+#include "transport/context.h"
+
+namespace zmpi::mpi::capi {
+
+enum class State { NotInitialized, Initialized, Finalized };
+
+class Runtime {
+ public:
+  static Runtime& instance();
+
+  void init(int requiredThreadLevel);
+  void finalize();
+  State state() const { return state_; }
+  int threadLevel() const { return threadLevel_; }
+  bool isMainThread() const { return std::this_thread::get_id() == mainThread_; }
+  World* world() { return world_.get(); }
+
+ private:
+  std::mutex mutex_;
+  State state_ = State::NotInitialized;
+  int threadLevel_ = 0;
+  std::thread::id mainThread_;
+  std::unique_ptr<transport::ContextOwner> context_;
+  std::unique_ptr<World> world_;
+};
+
+// The world, or MpiError(MPI_ERR_OTHER) naming the state when MPI is not initialized.
+World& requireWorld();
+
+// Prints what went wrong the way Open MPI does, tells the launcher, and ends the process
+// with `code` (MPI_Abort and MPI_ERRORS_ARE_FATAL).
+[[noreturn]] void abortJob(int code, const std::string& what);
+
+}  // namespace zmpi::mpi::capi

@@ -1,0 +1,27 @@
+#include "mpi/comm/communicator.h"
+
+#include "mpi/core/error.h"
+#include "mpi/core/world.h"
+
+namespace zmpi::mpi {
+
+Communicator::Communicator(World& world, Group* group, int contextId, Errhandler* errhandler)
+    : world_(world), group_(group), contextId_(contextId), errhandler_(errhandler) {
+  bindHandle(&handle_, HandleKind::Comm, this);
+  group_->retain();
+  rank_ = group_->rankOfWorld(world.rank());
+}
+
+Communicator::~Communicator() {
+  handle_.header.magic = 0;
+  group_->release();
+}
+
+Communicator* communicatorOf(MPI_Comm handle) {
+  if (!isHandleOf(handle, HandleKind::Comm) || implOf<Communicator>(handle) == nullptr) {
+    fail(MPI_ERR_COMM, "invalid communicator");
+  }
+  return implOf<Communicator>(handle);
+}
+
+}  // namespace zmpi::mpi

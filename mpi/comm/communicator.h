@@ -1,0 +1,75 @@
+#pragma once
+// A communicator: a group, this process's rank in it, and a context id that every message
+// on it carries. User point-to-point traffic uses context `2 * id`, collectives `2 * id + 1`
+// (STYLE.md point 3), so a collective never matches a user's receive and messages on one
+// communicator never match receives on another.
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <mpi.h>
+
+#include "mpi/comm/group.h"
+#include "mpi/core/errhandler.h"
+#include "mpi/core/handle.h"
+
+namespace zmpi::mpi {
+
+class World;
+
+// Topology information attached to a communicator (Cartesian, graph, dist graph);
+// defined in mpi/topo/.
+struct Topology;
+
+class Communicator {
+ public:
+  // `myWorldRank` is this process's rank in its world (several worlds may share a process
+  // in mock mode, so it is passed rather than looked up).
+  Communicator(World& world, Group* group, int contextId, Errhandler* errhandler);
+  ~Communicator();
+  Communicator(const Communicator&) = delete;
+  Communicator& operator=(const Communicator&) = delete;
+
+  World& world() { return world_; }
+  int rank() const { return rank_; }
+  int size() const { return group_->size(); }
+  Group& group() { return *group_; }
+  int worldRankOf(int rank) const { return group_->worldRankOf(rank); }
+  int contextId() const { return contextId_; }
+  int p2pContext() const { return 2 * contextId_; }
+  int collectiveContext() const { return 2 * contextId_ + 1; }
+
+  MPI_Comm handle() { return publicHandle_; }
+  void setPublicHandle(MPI_Comm handle) { publicHandle_ = handle; }
+
+  Errhandler* errhandler() const { return errhandler_; }
+  void setErrhandler(Errhandler* errhandler) { errhandler_ = errhandler; }
+
+  std::string name;
+  std::map<int, void*> attributes;  // keyval -> value (MPI_Comm_set_attr)
+  std::shared_ptr<Topology> topology;
+
+  // A per-communicator sequence for collective operations, folded into their tags so
+  // back-to-back (or nonblocking, overlapping) collectives never cross-match.
+  uint32_t nextCollectiveSequence() { return collectiveSequence_++; }
+
+  bool predefined() const { return predefined_; }
+  void markPredefined() { predefined_ = true; }
+
+ private:
+  ompi_communicator_t handle_;
+  World& world_;
+  MPI_Comm publicHandle_ = &handle_;
+  Group* group_;
+  int rank_;
+  int contextId_;
+  Errhandler* errhandler_;
+  std::atomic<uint32_t> collectiveSequence_{0};
+  bool predefined_ = false;
+};
+
+Communicator* communicatorOf(MPI_Comm handle);  // throws MPI_ERR_COMM (also for MPI_COMM_NULL)
+
+}  // namespace zmpi::mpi

@@ -1,0 +1,401 @@
+#include "mpi/core/engine.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "mpi/core/error.h"
+#include "mpi/datatype/datatype.h"
+#include "transport/log.h"
+
+namespace zmpi::mpi {
+namespace {
+
+std::size_t eagerLimitFromEnvironment() {
+  const char* value = std::getenv("ZMPI_EAGER_LIMIT");
+  return value != nullptr ? static_cast<std::size_t>(std::strtoull(value, nullptr, 10)) : 64 * 1024;
+}
+
+void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int error) {
+  status.MPI_SOURCE = source;
+  status.MPI_TAG = tag;
+  status.MPI_ERROR = error;
+  status._cancelled = 0;
+  status._ucount = bytes;
+}
+
+}  // namespace
+
+Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
+    : worldRank_(worldRank), jobHash_(jobHash), fabric_(fabric), eagerLimit_(eagerLimitFromEnvironment()) {}
+
+Engine::~Engine() = default;
+
+bool Engine::matches(const Request& request, const Envelope& envelope) const {
+  return request.context == envelope.context && (request.peer == MPI_ANY_SOURCE || request.peer == envelope.source) &&
+         (request.tag == MPI_ANY_TAG || request.tag == envelope.tag);
+}
+
+bool Engine::probeMatches(int context, int source, int tag, const Envelope& envelope) {
+  return context == envelope.context && (source == MPI_ANY_SOURCE || source == envelope.source) &&
+         (tag == MPI_ANY_TAG || tag == envelope.tag);
+}
+
+void Engine::throwIfAborted() {
+  if (aborted_) fail(MPI_ERR_OTHER, "the job is ending: " + abortReason_);
+}
+
+// ---------------------------------------------------------------------------- sends
+
+void Engine::startSend(Request& request) {
+  const Datatype& type = *request.type;
+  const uint64_t bytes = static_cast<uint64_t>(request.count) * type.size();
+  const void* data = request.buffer;
+  if (!type.contiguous() && bytes > 0) {
+    request.packed.resize(bytes);
+    type.pack(request.buffer, static_cast<std::size_t>(request.count), request.packed.data());
+    data = request.packed.data();
+  } else if (bytes > 0) {
+    data = static_cast<const char*>(request.buffer) + type.trueLb();
+  }
+  Envelope envelope;
+  envelope.context = request.context;
+  envelope.source = request.commRank;
+  envelope.tag = request.tag;
+  envelope.senderWorld = worldRank_;
+  envelope.totalBytes = bytes;
+  {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+    request.id = nextId_++;
+    envelope.sendId = request.id;
+    if (bytes > eagerLimit_) {
+      awaitingCts_[request.id] = &request;
+    } else if (request.mode == SendMode::Synchronous) {
+      awaitingAck_[request.id] = &request;
+    }
+  }
+  if (bytes > eagerLimit_) {
+    fabric_.send(request.peerWorld, makeHeader(MessageKind::Rts, jobHash_, envelope, 0), zmq::message_t());
+    return;
+  }
+  const bool sync = request.mode == SendMode::Synchronous;
+  fabric_.send(request.peerWorld,
+               makeHeader(sync ? MessageKind::EagerSync : MessageKind::Eager, jobHash_, envelope, bytes),
+               zmq::message_t(data, bytes));
+  if (!sync) {
+    setStatus(request.status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
+    complete(request);
+  }
+}
+
+void Engine::releaseZeroCopy(void*, void* hint) {
+  auto* release = static_cast<ReleaseHint*>(hint);
+  Engine* engine = release->engine;
+  Request* request = release->request;
+  delete release;
+  setStatus(request->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
+  engine->complete(*request);
+}
+
+void Engine::sendData(Request& request, uint64_t recvId) {
+  const Datatype& type = *request.type;
+  const uint64_t bytes = static_cast<uint64_t>(request.count) * type.size();
+  void* data = request.packed.empty() ? static_cast<char*>(request.buffer) + type.trueLb() : request.packed.data();
+  Envelope envelope;
+  envelope.context = request.context;
+  envelope.senderWorld = worldRank_;
+  envelope.sendId = request.id;
+  envelope.recvId = recvId;
+  envelope.totalBytes = bytes;
+  // The payload is sent from the user's (or the packed) buffer without a copy; the
+  // request completes when zmq releases it, i.e. once the bytes are on their way.
+  auto* hint = new ReleaseHint{this, &request};
+  fabric_.send(request.peerWorld, makeHeader(MessageKind::Data, jobHash_, envelope, bytes),
+               zmq::message_t(data, bytes, &Engine::releaseZeroCopy, hint));
+}
+
+void Engine::reply(MessageKind kind, int toWorld, const Envelope& envelope) {
+  fabric_.send(toWorld, makeHeader(kind, jobHash_, envelope, 0), zmq::message_t());
+}
+
+// ------------------------------------------------------------------------- receives
+
+void Engine::startRecv(Request& request) {
+  std::unique_ptr<IncomingMessage> message;
+  {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+    request.id = nextId_++;
+    for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+      if (matches(request, (*it)->envelope)) {
+        message = std::move(*it);
+        unexpected_.erase(it);
+        break;
+      }
+    }
+    if (!message) {
+      posted_.push_back(&request);
+      return;
+    }
+  }
+  deliver(request, *message);
+}
+
+void Engine::startMatchedRecv(Request& request, std::unique_ptr<IncomingMessage> message) {
+  {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+    request.id = nextId_++;
+  }
+  deliver(request, *message);
+}
+
+void Engine::unpackInto(Request& request, const void* data, uint64_t bytes, const Envelope& envelope) {
+  const uint64_t capacity = static_cast<uint64_t>(request.count) * request.type->size();
+  const uint64_t stored = std::min(bytes, capacity);
+  if (stored > 0) request.type->unpack(data, static_cast<std::size_t>(stored), request.buffer);
+  setStatus(request.status, envelope.source, envelope.tag, stored, bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
+}
+
+void Engine::deliver(Request& request, IncomingMessage& message) {
+  const Envelope& envelope = message.envelope;
+  if (message.kind == MessageKind::Rts) {
+    setStatus(request.status, envelope.source, envelope.tag, 0, MPI_SUCCESS);
+    request.status._ucount = envelope.totalBytes;  // until the data arrives: the size to expect
+    {
+      std::lock_guard lock(mutex_);
+      awaitingData_[request.id] = &request;
+    }
+    Envelope cts;
+    cts.context = envelope.context;
+    cts.senderWorld = worldRank_;
+    cts.sendId = envelope.sendId;
+    cts.recvId = request.id;
+    reply(MessageKind::Cts, envelope.senderWorld, cts);
+    return;
+  }
+  unpackInto(request, message.payload.data(), message.payload.size(), envelope);
+  if (message.kind == MessageKind::EagerSync) {
+    Envelope ack;
+    ack.senderWorld = worldRank_;
+    ack.sendId = envelope.sendId;
+    reply(MessageKind::SyncAck, envelope.senderWorld, ack);
+  }
+  complete(request);
+}
+
+bool Engine::cancel(Request& request) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = std::find(posted_.begin(), posted_.end(), &request);
+    if (it == posted_.end()) return false;
+    posted_.erase(it);
+    setStatus(request.status, request.peer, request.tag, 0, MPI_SUCCESS);
+    request.status._cancelled = 1;
+    request.cancelled = true;
+  }
+  complete(request);
+  return true;
+}
+
+// ----------------------------------------------------------------------- completion
+
+void Engine::complete(Request& request) {
+  // onComplete runs before `done` is published: once a waiter sees done it may free the
+  // request at once.
+  if (request.onComplete) request.onComplete(request);
+  bool destroy = false;
+  {
+    std::lock_guard lock(mutex_);
+    request.done.store(true, std::memory_order_release);
+    ++epoch_;
+    destroy = request.freed;
+  }
+  progress_.notify_all();
+  if (destroy) delete &request;
+}
+
+void Engine::freeRequest(Request& request) {
+  bool destroy = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (request.done.load() || (request.persistent && !request.active)) {
+      destroy = true;
+    } else {
+      request.freed = true;
+    }
+  }
+  if (destroy) delete &request;
+}
+
+void Engine::wait(Request& request) {
+  if (request.done.load(std::memory_order_acquire)) return;
+  std::unique_lock lock(mutex_);
+  progress_.wait(lock, [&] { return request.done.load(std::memory_order_acquire) || aborted_; });
+  if (!request.done.load()) throwIfAborted();
+}
+
+void Engine::waitUntil(const std::function<bool()>& ready) {
+  // `ready` runs without the lock (it may start operations); the epoch tells whether
+  // anything completed between its check and the wait, so no wakeup is ever missed.
+  for (;;) {
+    uint64_t seen;
+    {
+      std::lock_guard lock(mutex_);
+      throwIfAborted();
+      seen = epoch_;
+    }
+    if (ready()) return;
+    std::unique_lock lock(mutex_);
+    progress_.wait(lock, [&] { return epoch_ != seen || aborted_; });
+  }
+}
+
+void Engine::notifyProgress() { progress_.notify_all(); }
+
+void Engine::abort(const std::string& reason) {
+  {
+    std::lock_guard lock(mutex_);
+    if (aborted_) return;
+    aborted_ = true;
+    abortReason_ = reason;
+  }
+  progress_.notify_all();
+}
+
+// --------------------------------------------------------------------------- probes
+
+void Engine::fillProbeStatus(const IncomingMessage& message, MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  setStatus(*status, message.envelope.source, message.envelope.tag, message.bytes(), MPI_SUCCESS);
+}
+
+bool Engine::iprobe(int context, int source, int tag, MPI_Status* status) {
+  std::lock_guard lock(mutex_);
+  throwIfAborted();
+  for (const auto& message : unexpected_) {
+    if (probeMatches(context, source, tag, message->envelope)) {
+      fillProbeStatus(*message, status);
+      return true;
+    }
+  }
+  return false;
+}
+
+void Engine::probe(int context, int source, int tag, MPI_Status* status) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    throwIfAborted();
+    for (const auto& message : unexpected_) {
+      if (probeMatches(context, source, tag, message->envelope)) {
+        fillProbeStatus(*message, status);
+        return;
+      }
+    }
+    progress_.wait(lock);
+  }
+}
+
+std::unique_ptr<IncomingMessage> Engine::takeUnexpected(int context, int source, int tag, MPI_Status* status) {
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if (probeMatches(context, source, tag, (*it)->envelope)) {
+      fillProbeStatus(**it, status);
+      auto message = std::move(*it);
+      unexpected_.erase(it);
+      return message;
+    }
+  }
+  return nullptr;
+}
+
+std::unique_ptr<IncomingMessage> Engine::improbe(int context, int source, int tag, MPI_Status* status) {
+  std::lock_guard lock(mutex_);
+  throwIfAborted();
+  return takeUnexpected(context, source, tag, status);
+}
+
+std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag, MPI_Status* status) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    throwIfAborted();
+    if (auto message = takeUnexpected(context, source, tag, status)) return message;
+    progress_.wait(lock);
+  }
+}
+
+std::size_t Engine::unexpectedCount() {
+  std::lock_guard lock(mutex_);
+  return unexpected_.size();
+}
+
+// ------------------------------------------------------------------ incoming traffic
+
+void Engine::onMessage(transport::WireMessage&& wire) {
+  const auto kind = static_cast<MessageKind>(wire.header.kind);
+  const Envelope envelope = envelopeOf(wire.header);
+  switch (kind) {
+    case MessageKind::Eager:
+    case MessageKind::EagerSync:
+    case MessageKind::Rts: {
+      auto message = std::make_unique<IncomingMessage>(IncomingMessage{kind, envelope, std::move(wire.payload)});
+      Request* request = nullptr;
+      {
+        std::lock_guard lock(mutex_);
+        for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+          if (matches(**it, envelope)) {
+            request = *it;
+            posted_.erase(it);
+            break;
+          }
+        }
+        if (!request) {
+          unexpected_.push_back(std::move(message));
+          ++epoch_;
+        }
+      }
+      if (request) {
+        deliver(*request, *message);
+      } else {
+        progress_.notify_all();  // probes wait for unexpected arrivals
+      }
+      return;
+    }
+    case MessageKind::Cts:
+    case MessageKind::SyncAck:
+    case MessageKind::Data: {
+      Request* request = nullptr;
+      {
+        std::lock_guard lock(mutex_);
+        auto& table = kind == MessageKind::Cts ? awaitingCts_ : kind == MessageKind::SyncAck ? awaitingAck_ : awaitingData_;
+        auto it = table.find(kind == MessageKind::Data ? envelope.recvId : envelope.sendId);
+        if (it != table.end()) {
+          request = it->second;
+          table.erase(it);
+        }
+      }
+      if (!request) {
+        log::get("mpi")->warn("dropped a {} message for an unknown request from world rank {}",
+                               static_cast<int>(kind), envelope.senderWorld);
+        return;
+      }
+      if (kind == MessageKind::Cts) {
+        sendData(*request, envelope.recvId);
+      } else if (kind == MessageKind::SyncAck) {
+        setStatus(request->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
+        complete(*request);
+      } else {
+        Envelope matched = envelope;
+        matched.source = request->status.MPI_SOURCE;
+        matched.tag = request->status.MPI_TAG;
+        unpackInto(*request, wire.payload.data(), wire.payload.size(), matched);
+        complete(*request);
+      }
+      return;
+    }
+  }
+  log::get("mpi")->warn("dropped a message of unknown kind {} from world rank {}", wire.header.kind,
+                        envelope.senderWorld);
+}
+
+}  // namespace zmpi::mpi

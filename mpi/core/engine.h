@@ -1,0 +1,101 @@
+#pragma once
+// The point-to-point engine of one world: MPI matching (context, source, tag; wildcards;
+// non-overtaking order per pair), the unexpected-message queue, and the eager /
+// rendezvous / synchronous protocol (see envelope.h). User threads start operations and
+// wait on a condition variable; the world's progress thread feeds every incoming message
+// to onMessage(). The engine's mutex is never held while sending on the fabric.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "mpi/core/envelope.h"
+#include "mpi/core/fabric.h"
+#include "mpi/core/request.h"
+
+namespace zmpi::mpi {
+
+// A message that arrived before its receive was posted (or was taken by MPI_Mprobe).
+struct IncomingMessage {
+  MessageKind kind;  // Eager, EagerSync or Rts
+  Envelope envelope;
+  zmq::message_t payload;  // Eager kinds only
+  uint64_t bytes() const { return kind == MessageKind::Rts ? envelope.totalBytes : payload.size(); }
+};
+
+class Engine {
+ public:
+  Engine(int worldRank, uint64_t jobHash, Fabric& fabric);
+  ~Engine();
+
+  // --- user side -------------------------------------------------------------------
+  // The request carries comm, buffer, count, type, peer (comm rank), tag, context, mode.
+  void startSend(Request& request);
+  void startRecv(Request& request);
+  // Receives a message removed by improbe/mprobe.
+  void startMatchedRecv(Request& request, std::unique_ptr<IncomingMessage> message);
+  bool cancel(Request& request);  // receives only; false if already matched
+
+  // Blocks until the request is done (or the world is aborted: throws MpiError).
+  void wait(Request& request);
+  // Blocks until `ready()` holds, re-checking whenever the engine makes progress.
+  void waitUntil(const std::function<bool()>& ready);
+  void freeRequest(Request& request);  // MPI_Request_free semantics
+
+  // Probes the unexpected queue. Returns true and fills `status` if a match is queued.
+  bool iprobe(int context, int source, int tag, MPI_Status* status);
+  void probe(int context, int source, int tag, MPI_Status* status);
+  std::unique_ptr<IncomingMessage> improbe(int context, int source, int tag, MPI_Status* status);
+  std::unique_ptr<IncomingMessage> mprobe(int context, int source, int tag, MPI_Status* status);
+
+  // --- progress side ---------------------------------------------------------------
+  void onMessage(transport::WireMessage&& message);
+  // Wakes every waiter with an error: the world is going down.
+  void abort(const std::string& reason);
+  void notifyProgress();
+
+  std::size_t eagerLimit() const { return eagerLimit_; }
+  std::size_t unexpectedCount();
+
+ private:
+  struct ReleaseHint {
+    Engine* engine;
+    Request* request;
+  };
+  static void releaseZeroCopy(void* data, void* hint);
+
+  bool matches(const Request& request, const Envelope& envelope) const;
+  static bool probeMatches(int context, int source, int tag, const Envelope& envelope);
+  void deliver(Request& request, IncomingMessage& message);
+  void unpackInto(Request& request, const void* data, uint64_t bytes, const Envelope& envelope);
+  void complete(Request& request);
+  void sendData(Request& request, uint64_t recvId);
+  void reply(MessageKind kind, int toWorld, const Envelope& envelope);
+  void fillProbeStatus(const IncomingMessage& message, MPI_Status* status);
+  std::unique_ptr<IncomingMessage> takeUnexpected(int context, int source, int tag, MPI_Status* status);
+  void throwIfAborted();
+
+  int worldRank_;
+  uint64_t jobHash_;
+  Fabric& fabric_;
+  std::size_t eagerLimit_;
+
+  std::mutex mutex_;
+  std::condition_variable progress_;
+  uint64_t nextId_ = 1;
+  uint64_t epoch_ = 0;  // bumped on every completion and unexpected arrival
+  std::list<Request*> posted_;
+  std::list<std::unique_ptr<IncomingMessage>> unexpected_;
+  std::unordered_map<uint64_t, Request*> awaitingCts_;
+  std::unordered_map<uint64_t, Request*> awaitingAck_;
+  std::unordered_map<uint64_t, Request*> awaitingData_;
+  bool aborted_ = false;
+  std::string abortReason_;
+};
+
+}  // namespace zmpi::mpi

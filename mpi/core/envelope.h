@@ -1,0 +1,48 @@
+#pragma once
+// The MPI envelope inside transport::WireHeader::envelope, and the message kinds of the
+// point-to-point protocol:
+//   Eager      small message, payload attached; matched on arrival or queued unexpected
+//   EagerSync  as Eager, and the receiver sends SyncAck once a receive matched it (Ssend)
+//   Rts        "ready to send" for a large message: envelope and size only
+//   Cts        "clear to send": the matching receive was posted; carries both request ids
+//   Data       the large payload, addressed to the receive request named in the Cts
+//   SyncAck    completes a synchronous send
+// Large messages move only once the receiver has a buffer for them, so a flooding sender
+// cannot build an unbounded backlog in the receiver's memory.
+#include <cstdint>
+#include <cstring>
+
+#include "transport/wire.h"
+
+namespace zmpi::mpi {
+
+enum class MessageKind : uint16_t { Eager = 1, EagerSync = 2, Rts = 3, Cts = 4, Data = 5, SyncAck = 6 };
+
+struct Envelope {
+  int32_t context = 0;
+  int32_t source = 0;       // sender's rank in the communicator
+  int32_t tag = 0;
+  int32_t senderWorld = 0;  // where replies (Cts, SyncAck) go
+  uint64_t sendId = 0;
+  uint64_t recvId = 0;
+  uint64_t totalBytes = 0;
+};
+static_assert(sizeof(Envelope) <= transport::kEnvelopeBytes);
+
+inline transport::WireHeader makeHeader(MessageKind kind, uint64_t jobHash, const Envelope& envelope,
+                                        uint64_t payloadBytes) {
+  transport::WireHeader header;
+  header.kind = static_cast<uint16_t>(kind);
+  header.jobHash = jobHash;
+  header.payloadBytes = payloadBytes;
+  std::memcpy(header.envelope.data(), &envelope, sizeof envelope);
+  return header;
+}
+
+inline Envelope envelopeOf(const transport::WireHeader& header) {
+  Envelope envelope;
+  std::memcpy(&envelope, header.envelope.data(), sizeof envelope);
+  return envelope;
+}
+
+}  // namespace zmpi::mpi

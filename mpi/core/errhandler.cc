@@ -1,0 +1,31 @@
+#include "mpi/core/errhandler.h"
+
+#include "mpi/core/error.h"
+
+namespace zmpi::mpi {
+
+Errhandler::Errhandler(Kind kind, void (*function)(), bool predefined)
+    : kind_(kind), function_(function), predefined_(predefined) {
+  bindHandle(&handle_, HandleKind::Errhandler, this);
+}
+
+Errhandler::~Errhandler() { handle_.header.magic = 0; }
+
+Errhandler* Errhandler::fatal() {
+  static Errhandler* handler = new Errhandler(Kind::Fatal, nullptr, true);
+  return handler;
+}
+
+Errhandler* Errhandler::returning() {
+  static Errhandler* handler = new Errhandler(Kind::Return, nullptr, true);
+  return handler;
+}
+
+Errhandler* errhandlerOf(MPI_Errhandler handle) {
+  if (!isHandleOf(handle, HandleKind::Errhandler) || implOf<Errhandler>(handle) == nullptr) {
+    fail(MPI_ERR_ARG, "invalid error handler");
+  }
+  return implOf<Errhandler>(handle);
+}
+
+}  // namespace zmpi::mpi

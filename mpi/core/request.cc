@@ -1,0 +1,28 @@
+#include "mpi/core/request.h"
+
+#include "mpi/core/error.h"
+
+namespace zmpi::mpi {
+
+Request::Request(Kind k) : kind(k) { bindHandle(&handle_, HandleKind::Request, this); }
+
+Request::~Request() { handle_.header.magic = 0; }
+
+Request* requestOf(MPI_Request handle) {
+  if (handle == MPI_REQUEST_NULL) return nullptr;
+  if (!isHandleOf(handle, HandleKind::Request) || implOf<Request>(handle) == nullptr) {
+    fail(MPI_ERR_REQUEST, "invalid request");
+  }
+  return implOf<Request>(handle);
+}
+
+void setEmptyStatus(MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  status->_cancelled = 0;
+  status->_ucount = 0;
+}
+
+}  // namespace zmpi::mpi

@@ -1,0 +1,182 @@
+#include "mpi/core/world.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "mpi/comm/communicator.h"
+#include "mpi/core/error.h"
+#include "peer_info.pb.h"  // generated from core/peer_info.proto
+#include "mpi/core/zmq_fabric.h"
+#include "transport/errors.h"
+#include "transport/log.h"
+#include "transport/rendezvous.h"
+
+namespace zmpi::mpi {
+namespace {
+
+std::string environment(const char* name, const std::string& fallback = "") {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : fallback;
+}
+
+int environmentInt(const char* name, int fallback) {
+  const std::string value = environment(name);
+  if (value.empty()) return fallback;
+  char* end = nullptr;
+  long parsed = std::strtol(value.c_str(), &end, 10);
+  if (*end != '\0') fail(MPI_ERR_OTHER, std::string(name) + "=" + value + " is not a number");
+  return static_cast<int>(parsed);
+}
+
+std::string localHostName() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+std::string freshJobId() {
+  std::random_device random;
+  std::uniform_int_distribution<uint64_t> digits;
+  char text[32];
+  snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digits(random)));
+  return text;
+}
+
+}  // namespace
+
+WorldConfig WorldConfig::fromEnvironment() {
+  WorldConfig config;
+  config.size = environmentInt("ZMPI_SIZE", 1);
+  config.rank = environmentInt("ZMPI_RANK", 0);
+  if (config.size < 1 || config.rank < 0 || config.rank >= config.size) {
+    fail(MPI_ERR_OTHER, "ZMPI_RANK=" + std::to_string(config.rank) + " is not a rank of a world of ZMPI_SIZE=" +
+                            std::to_string(config.size));
+  }
+  config.jobId = environment("ZMPI_JOB_ID");
+  config.rendezvous = environment("ZMPI_RENDEZVOUS");
+  config.host = environment("ZMPI_HOST");
+  config.bindAddress = environment("ZMPI_BIND_ADDRESS", "127.0.0.1");
+  config.startupTimeout = std::chrono::milliseconds(environmentInt("ZMPI_STARTUP_TIMEOUT_MS", 30000));
+  if (config.size > 1) {
+    if (config.rendezvous.empty()) fail(MPI_ERR_OTHER, "ZMPI_SIZE > 1 needs ZMPI_RENDEZVOUS (the creator's address)");
+    if (config.jobId.empty()) config.jobId = "manual-" + config.rendezvous;
+    config.hostRendezvous = config.rank == 0 && environment("ZMPI_LAUNCHED").empty();
+  }
+  return config;
+}
+
+World::World(const WorldConfig& config)
+    : rank_(config.rank), size_(config.size), mock_(config.mock != nullptr),
+      jobId_(config.jobId.empty() ? freshJobId() : config.jobId), jobHash_(transport::jobHashOf(jobId_)) {
+  const std::string host = config.host.empty() ? localHostName() : config.host;
+  if (mock_) {
+    hosts_.assign(static_cast<size_t>(size_), "mock");
+    fabric_ = std::make_unique<MockFabric>(config.mock, rank_);
+  } else {
+    exchangeAddresses(WorldConfig(config));
+  }
+  engine_ = std::make_unique<Engine>(rank_, jobHash_, *fabric_);
+
+  std::vector<int> all(static_cast<size_t>(size_));
+  for (int r = 0; r < size_; ++r) all[static_cast<size_t>(r)] = r;
+  auto* worldGroup = new Group(std::move(all));
+  commWorld_ = std::make_unique<Communicator>(*this, worldGroup, 0, Errhandler::fatal());
+  worldGroup->release();
+  auto* selfGroup = new Group({rank_});
+  commSelf_ = std::make_unique<Communicator>(*this, selfGroup, 1, Errhandler::fatal());
+  selfGroup->release();
+  commWorld_->name = "MPI_COMM_WORLD";
+  commSelf_->name = "MPI_COMM_SELF";
+
+  progress_ = std::thread([this] { progressLoop(); });
+}
+
+void World::exchangeAddresses(const WorldConfig& config) {
+  const std::string host = config.host.empty() ? localHostName() : config.host;
+  auto fabric = std::make_unique<ZmqFabric>(jobHash_, rank_);
+  PeerAddress me = fabric->bind(host, config.bindAddress, jobId_);
+  if (size_ == 1) {
+    hosts_ = {host};
+    fabric->setPeers({me});
+    fabric_ = std::move(fabric);
+    return;
+  }
+  if (config.hostRendezvous) {
+    rendezvousServer_ = std::make_unique<transport::RendezvousServer>(config.rendezvous, jobHash_, size_,
+                                                                      config.startupTimeout);
+  }
+  rendezvousClient_ = std::make_unique<transport::RendezvousClient>(config.rendezvous, jobHash_, rank_, size_);
+  proto::PeerInfo info;
+  info.set_rank(rank_);
+  info.set_host(host);
+  info.set_tcp_endpoint(me.tcpEndpoint);
+  info.set_ipc_endpoint(me.ipcEndpoint);
+  info.set_pid(me.pid);
+  std::vector<std::string> table;
+  try {
+    // A little longer than the server's own start-up timeout, so that its message naming
+    // the missing ranks arrives before our own timeout fires.
+    table = rendezvousClient_->exchange(info.SerializeAsString(), config.startupTimeout + std::chrono::seconds(2));
+  } catch (const transport::TransportError& error) {
+    fail(MPI_ERR_OTHER, std::string("MPI_Init: rank ") + std::to_string(rank_) + " on " + host +
+                            " could not form the world of " + std::to_string(size_) + " ranks: " + error.what());
+  }
+  std::vector<PeerAddress> peers(static_cast<size_t>(size_));
+  hosts_.resize(static_cast<size_t>(size_));
+  for (int r = 0; r < size_; ++r) {
+    proto::PeerInfo peer;
+    if (!peer.ParseFromString(table[static_cast<size_t>(r)]) || peer.rank() != r) {
+      fail(MPI_ERR_OTHER, "MPI_Init: malformed address entry for rank " + std::to_string(r));
+    }
+    peers[static_cast<size_t>(r)] = {peer.host(), peer.tcp_endpoint(), peer.ipc_endpoint(), peer.pid()};
+    hosts_[static_cast<size_t>(r)] = peer.host();
+  }
+  fabric->setPeers(std::move(peers));
+  fabric_ = std::move(fabric);
+}
+
+World::~World() { shutdown(); }
+
+std::string World::pathTo(int worldRank) const {
+  if (mock_) return "mock";
+  return static_cast<ZmqFabric&>(*fabric_).pathTo(worldRank);
+}
+
+void World::progressLoop() {
+  auto logger = log::get("mpi");
+  while (!stopping_.load()) {
+    try {
+      auto message = fabric_->receive(std::chrono::milliseconds(-1));
+      if (message) engine_->onMessage(std::move(*message));
+    } catch (const std::exception& error) {
+      logger->error("progress: {}", error.what());
+      engine_->abort(error.what());
+      return;
+    }
+  }
+}
+
+void World::notifyFinalizing() {
+  if (rendezvousClient_) rendezvousClient_->notify(transport::RendezvousEvent::Finalizing, 0);
+}
+
+void World::notifyAborting(int code) {
+  if (rendezvousClient_) rendezvousClient_->notify(transport::RendezvousEvent::Aborting, code);
+}
+
+void World::shutdown() {
+  if (stopping_.exchange(true)) return;
+  fabric_->wake();
+  if (progress_.joinable()) progress_.join();
+  commSelf_.reset();
+  commWorld_.reset();
+  fabric_->close();
+  rendezvousClient_.reset();
+  rendezvousServer_.reset();
+  engine_.reset();
+  fabric_.reset();
+}
+
+}  // namespace zmpi::mpi

@@ -1,0 +1,96 @@
+#pragma once
+// MpiWorld: the ranks of one job and the machinery connecting them. Created with its size
+// and placement; each rank binds its own receive endpoint and reports where it listens;
+// the creator (launcher, or rank 0 when started by hand) explicitly broadcasts the
+// rank-to-host/endpoint table; from then on ranks talk directly, one ordered stream per
+// (sender, receiver) pair. A progress thread per world feeds incoming messages to the
+// engine, so progress never depends on the user calling into MPI or on spare threads.
+// In mock mode no socket is opened at all (see mock_fabric.h).
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mpi/core/engine.h"
+#include "mpi/core/fabric.h"
+#include "mpi/core/mock_fabric.h"
+
+namespace zmpi::transport {
+class RendezvousServer;
+class RendezvousClient;
+}  // namespace zmpi::transport
+
+namespace zmpi::mpi {
+
+class Communicator;
+
+struct WorldConfig {
+  int rank = 0;
+  int size = 1;
+  std::string jobId;       // empty: a fresh one (a singleton world)
+  std::string rendezvous;  // the creator's endpoint; unused when size == 1 or mock
+  bool hostRendezvous = false;  // this process (rank 0) runs the rendezvous server
+  std::string host;             // logical host name; default: gethostname()
+  std::string bindAddress = "127.0.0.1";
+  std::chrono::milliseconds startupTimeout{30000};
+  std::shared_ptr<MockNetwork> mock;  // set: mock mode
+
+  // ZMPI_RANK, ZMPI_SIZE, ZMPI_JOB_ID, ZMPI_RENDEZVOUS, ZMPI_HOST, ZMPI_BIND_ADDRESS,
+  // ZMPI_STARTUP_TIMEOUT_MS; ZMPI_LAUNCHED unset with size > 1 means "started by hand":
+  // rank 0 hosts the rendezvous. Nothing set: a 1-rank world.
+  static WorldConfig fromEnvironment();
+};
+
+class World {
+ public:
+  explicit World(const WorldConfig& config);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool mock() const { return mock_; }
+  const std::string& jobId() const { return jobId_; }
+  const std::string& host() const { return hosts_[static_cast<size_t>(rank_)]; }
+  const std::string& hostOf(int worldRank) const { return hosts_.at(static_cast<size_t>(worldRank)); }
+  // "self", "ipc", "tcp" or "mock": how this rank reaches `worldRank`.
+  std::string pathTo(int worldRank) const;
+  Engine& engine() { return *engine_; }
+
+  Communicator& commWorld() { return *commWorld_; }
+  Communicator& commSelf() { return *commSelf_; }
+  // Context ids: 0 is MPI_COMM_WORLD, 1 MPI_COMM_SELF; communicator constructors agree on
+  // new ones collectively and record the highest used here.
+  int& contextIdFloor() { return contextIdFloor_; }
+
+  // Tell the creator (launcher) about this rank's end; no-ops in mock and singleton worlds.
+  void notifyFinalizing();
+  void notifyAborting(int code);
+
+  // Stops the progress thread and closes the fabric. Call after the finalize barrier.
+  void shutdown();
+
+ private:
+  void progressLoop();
+  void exchangeAddresses(const WorldConfig& config);
+
+  int rank_;
+  int size_;
+  bool mock_;
+  std::string jobId_;
+  uint64_t jobHash_;
+  std::vector<std::string> hosts_;
+  std::unique_ptr<Fabric> fabric_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<transport::RendezvousServer> rendezvousServer_;
+  std::unique_ptr<transport::RendezvousClient> rendezvousClient_;
+  std::unique_ptr<Communicator> commWorld_;
+  std::unique_ptr<Communicator> commSelf_;
+  int contextIdFloor_ = 2;
+  std::atomic<bool> stopping_{false};
+  std::thread progress_;
+};
+
+}  // namespace zmpi::mpi

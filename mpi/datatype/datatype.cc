@@ -1,0 +1,96 @@
+#include "mpi/datatype/datatype.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "mpi/core/error.h"
+
+namespace zmpi::mpi {
+
+Datatype::Datatype() { bindHandle(&handle_, HandleKind::Datatype, this); }
+
+Datatype::~Datatype() { handle_.header.magic = 0; }
+
+Datatype* Datatype::makeBasic(Primitive primitive, std::size_t bytes, const char* name) {
+  auto* type = new Datatype();
+  type->name = name;
+  type->size_ = bytes;
+  type->ub_ = type->trueUb_ = static_cast<std::ptrdiff_t>(bytes);
+  type->primitive_ = primitive;
+  type->primitiveCount_ = bytes ? 1 : 0;
+  if (bytes) type->blocks_.push_back({0, bytes});
+  type->predefined_ = true;
+  type->finalize();
+  return type;
+}
+
+void Datatype::finalize() {
+  std::vector<TypeBlock> merged;
+  merged.reserve(blocks_.size());
+  for (const TypeBlock& block : blocks_) {
+    if (block.length == 0) continue;
+    if (!merged.empty() && merged.back().offset + static_cast<std::ptrdiff_t>(merged.back().length) == block.offset) {
+      merged.back().length += block.length;
+    } else {
+      merged.push_back(block);
+    }
+  }
+  blocks_ = std::move(merged);
+  contiguous_ = size_ == 0 || (blocks_.size() == 1 && blocks_[0].offset == 0 &&
+                               static_cast<std::ptrdiff_t>(blocks_[0].length) == extent() && lb_ == 0);
+}
+
+void Datatype::release() {
+  if (refs_.fetch_sub(1) == 1 && !predefined_) delete this;
+}
+
+void Datatype::pack(const void* base, std::size_t count, void* out) const {
+  const char* src = static_cast<const char*>(base);
+  char* dst = static_cast<char*>(out);
+  if (contiguous_) {
+    std::memcpy(dst, src, count * size_);
+    return;
+  }
+  const std::ptrdiff_t step = extent();
+  for (std::size_t i = 0; i < count; ++i, src += step) {
+    for (const TypeBlock& block : blocks_) {
+      std::memcpy(dst, src + block.offset, block.length);
+      dst += block.length;
+    }
+  }
+}
+
+void Datatype::unpack(const void* in, std::size_t bytes, void* base) const {
+  const char* src = static_cast<const char*>(in);
+  char* dst = static_cast<char*>(base);
+  if (contiguous_) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const std::ptrdiff_t step = extent();
+  while (bytes > 0) {
+    for (const TypeBlock& block : blocks_) {
+      const std::size_t n = std::min(block.length, bytes);
+      std::memcpy(dst + block.offset, src, n);
+      src += n;
+      bytes -= n;
+      if (bytes == 0) return;
+    }
+    dst += step;
+  }
+}
+
+Datatype* datatypeOf(MPI_Datatype handle) {
+  if (!isHandleOf(handle, HandleKind::Datatype) || implOf<Datatype>(handle) == nullptr) {
+    fail(MPI_ERR_TYPE, "invalid datatype");
+  }
+  return implOf<Datatype>(handle);
+}
+
+Datatype* committedDatatypeOf(MPI_Datatype handle) {
+  Datatype* type = datatypeOf(handle);
+  if (!type->committed()) fail(MPI_ERR_TYPE, "datatype is not committed");
+  return type;
+}
+
+}  // namespace zmpi::mpi

@@ -1,0 +1,111 @@
+#pragma once
+// A datatype as zmpi uses it: a byte size, lower bound and extent, and the type map
+// flattened at commit into contiguous byte blocks, so packing is a loop of memcpys with
+// no per-element dispatch. `primitive` names the single basic type all elements are made
+// of (what reduction ops dispatch on), or Mixed for structs of different basic types.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "mpi/core/handle.h"
+
+namespace zmpi::mpi {
+
+// The basic element kinds reduction kernels know. Pair kinds are the MAXLOC/MINLOC types.
+enum class Primitive : uint8_t {
+  None,  // MPI_DATATYPE_NULL, LB/UB markers
+  Char, SignedChar, UnsignedChar, Byte, Short, UnsignedShort, Int, Unsigned, Long, UnsignedLong,
+  LongLong, UnsignedLongLong, Float, Double, LongDouble, WChar, Bool, Int8, Int16, Int32, Int64,
+  Uint8, Uint16, Uint32, Uint64, Aint, Offset, Count, FloatComplex, DoubleComplex, LongDoubleComplex,
+  Packed,
+  FloatInt, DoubleInt, LongInt, TwoInt, ShortInt, LongDoubleInt,
+  Mixed,
+};
+
+struct TypeBlock {
+  std::ptrdiff_t offset;  // from the buffer address, in bytes
+  std::size_t length;     // bytes
+};
+
+class Datatype {
+ public:
+  Datatype();
+  ~Datatype();
+  Datatype(const Datatype&) = delete;
+  Datatype& operator=(const Datatype&) = delete;
+
+  // A predefined basic type of `bytes` bytes.
+  static Datatype* makeBasic(Primitive primitive, std::size_t bytes, const char* name);
+
+  std::size_t size() const { return size_; }
+  std::ptrdiff_t lb() const { return lb_; }
+  std::ptrdiff_t extent() const { return ub_ - lb_; }
+  std::ptrdiff_t trueLb() const { return trueLb_; }
+  std::ptrdiff_t trueExtent() const { return trueUb_ - trueLb_; }
+  Primitive primitive() const { return primitive_; }
+  // Number of primitive elements in one element of this type (for MPI_Get_elements).
+  std::size_t primitiveCount() const { return primitiveCount_; }
+  const std::vector<TypeBlock>& blocks() const { return blocks_; }
+  // True when `count` elements are exactly `count * size()` bytes from the buffer address,
+  // so they can be sent from (and received into) user memory without packing.
+  bool contiguous() const { return contiguous_; }
+  bool committed() const { return committed_ || predefined_; }
+  bool predefined() const { return predefined_; }
+
+  // Packs `count` elements at `base` into `out` (count * size() bytes).
+  void pack(const void* base, std::size_t count, void* out) const;
+  // Unpacks `bytes` bytes (may end mid-element after a short message) into `base`.
+  void unpack(const void* in, std::size_t bytes, void* base) const;
+
+  // The handle users see: &handle_, or the predefined symbol (&ompi_mpi_int, ...).
+  MPI_Datatype handle() { return publicHandle_; }
+  void setPublicHandle(MPI_Datatype handle) { publicHandle_ = handle; }
+  std::string name;
+
+  // --- construction (used by the type constructors in mpi/datatype/) ---
+  // Describes the type map directly: blocks (unmerged, type-map order), bounds, size,
+  // primitive. finalize() merges adjacent blocks and computes `contiguous`.
+  std::vector<TypeBlock>& mutableBlocks() { return blocks_; }
+  void setBounds(std::ptrdiff_t lb, std::ptrdiff_t ub) { lb_ = lb; ub_ = ub; }
+  void setTrueBounds(std::ptrdiff_t lb, std::ptrdiff_t ub) { trueLb_ = lb; trueUb_ = ub; }
+  void setSize(std::size_t size) { size_ = size; }
+  void setPrimitive(Primitive p, std::size_t count) { primitive_ = p; primitiveCount_ = count; }
+  void finalize();
+  void markCommitted() { committed_ = true; }
+  void markPredefined() { predefined_ = true; }
+
+  // Envelope/contents (MPI_Type_get_envelope/get_contents): what built this type.
+  int combiner = MPI_COMBINER_NAMED;
+  std::vector<int> contentInts;
+  std::vector<MPI_Aint> contentAddresses;
+  std::vector<MPI_Datatype> contentTypes;
+
+  // Reference counting: a derived type stays alive while a pending operation uses it.
+  void retain() { refs_.fetch_add(1); }
+  void release();
+
+ private:
+  ompi_datatype_t handle_;
+  MPI_Datatype publicHandle_ = &handle_;
+  std::size_t size_ = 0;
+  std::ptrdiff_t lb_ = 0, ub_ = 0, trueLb_ = 0, trueUb_ = 0;
+  Primitive primitive_ = Primitive::None;
+  std::size_t primitiveCount_ = 0;
+  std::vector<TypeBlock> blocks_;
+  bool contiguous_ = false;
+  bool committed_ = false;
+  bool predefined_ = false;
+  std::atomic<int> refs_{1};
+};
+
+// Looks a handle up; throws MpiError(MPI_ERR_TYPE) for null or invalid handles.
+Datatype* datatypeOf(MPI_Datatype handle);
+// As datatypeOf, and also requires the type to be committed (for communication calls).
+Datatype* committedDatatypeOf(MPI_Datatype handle);
+
+}  // namespace zmpi::mpi
