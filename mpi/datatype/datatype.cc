@@ -9,7 +9,16 @@ namespace zmpi::mpi {
 
 Datatype::Datatype() { bindHandle(&handle_, HandleKind::Datatype, this); }
 
-Datatype::~Datatype() { handle_.header.magic = 0; }
+Datatype::~Datatype() {
+  handle_.header.magic = 0;
+  for (Datatype* inner : held_) inner->release();
+}
+
+void Datatype::holdType(Datatype* inner) {
+  if (inner->predefined()) return;
+  inner->retain();
+  held_.push_back(inner);
+}
 
 Datatype* Datatype::makeBasic(Primitive primitive, std::size_t bytes, const char* name) {
   auto* type = new Datatype();
@@ -36,8 +45,39 @@ void Datatype::finalize() {
     }
   }
   blocks_ = std::move(merged);
+  finalizeRuns();
   contiguous_ = size_ == 0 || (blocks_.size() == 1 && blocks_[0].offset == 0 &&
                                static_cast<std::ptrdiff_t>(blocks_[0].length) == extent() && lb_ == 0);
+}
+
+void Datatype::finalizeRuns() {
+  const std::size_t unit = primitiveSize(primitive_);
+  if (runs_.empty() && unit != 0 && unit == primitiveExtent(primitive_)) {
+    // Built from byte blocks and a single basic kind: each block is a run of it.
+    for (const TypeBlock& block : blocks_) runs_.push_back({block.offset, primitive_, block.length / unit});
+  } else if (!runs_.empty()) {
+    std::vector<PrimitiveRun> merged;
+    merged.reserve(runs_.size());
+    std::size_t count = 0;
+    Primitive common = runs_.front().primitive;
+    for (const PrimitiveRun& run : runs_) {
+      if (run.count == 0) continue;
+      count += run.count;
+      if (run.primitive != common) common = Primitive::Mixed;
+      if (!merged.empty() && merged.back().primitive == run.primitive &&
+          merged.back().offset + static_cast<std::ptrdiff_t>(merged.back().count * primitiveExtent(run.primitive)) ==
+              run.offset) {
+        merged.back().count += run.count;
+      } else {
+        merged.push_back(run);
+      }
+    }
+    runs_ = std::move(merged);
+    primitive_ = runs_.empty() ? Primitive::None : common;
+    primitiveCount_ = count;
+  }
+  denseRun_ = runs_.size() == 1 && extent() > 0 &&
+              static_cast<std::ptrdiff_t>(runs_[0].count * primitiveExtent(runs_[0].primitive)) == extent();
 }
 
 void Datatype::release() {

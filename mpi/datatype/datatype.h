@@ -3,6 +3,8 @@
 // flattened at commit into contiguous byte blocks, so packing is a loop of memcpys with
 // no per-element dispatch. `primitive` names the single basic type all elements are made
 // of (what reduction ops dispatch on), or Mixed for structs of different basic types.
+#include <mpi.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -10,26 +12,23 @@
 #include <string>
 #include <vector>
 
-#include <mpi.h>
-
 #include "mpi/core/handle.h"
+#include "mpi/datatype/primitive.h"
 
 namespace zmpi::mpi {
-
-// The basic element kinds reduction kernels know. Pair kinds are the MAXLOC/MINLOC types.
-enum class Primitive : uint8_t {
-  None,  // MPI_DATATYPE_NULL, LB/UB markers
-  Char, SignedChar, UnsignedChar, Byte, Short, UnsignedShort, Int, Unsigned, Long, UnsignedLong,
-  LongLong, UnsignedLongLong, Float, Double, LongDouble, WChar, Bool, Int8, Int16, Int32, Int64,
-  Uint8, Uint16, Uint32, Uint64, Aint, Offset, Count, FloatComplex, DoubleComplex, LongDoubleComplex,
-  Packed,
-  FloatInt, DoubleInt, LongInt, TwoInt, ShortInt, LongDoubleInt,
-  Mixed,
-};
 
 struct TypeBlock {
   std::ptrdiff_t offset;  // from the buffer address, in bytes
   std::size_t length;     // bytes
+};
+
+// The type map by basic element: `count` elements of `primitive`, primitiveExtent() apart,
+// the first at `offset`. Reductions walk these (a derived type of one basic type reduces
+// element-wise) and external32 converts along them; packing uses the byte blocks.
+struct PrimitiveRun {
+  std::ptrdiff_t offset;
+  Primitive primitive;
+  std::size_t count;
 };
 
 class Datatype {
@@ -51,6 +50,16 @@ class Datatype {
   // Number of primitive elements in one element of this type (for MPI_Get_elements).
   std::size_t primitiveCount() const { return primitiveCount_; }
   const std::vector<TypeBlock>& blocks() const { return blocks_; }
+  // Runs in type-map order, merged where adjacent. For a type of one basic kind built
+  // without runs, finalize() derives them from the blocks.
+  const std::vector<PrimitiveRun>& runs() const { return runs_; }
+  // True when `count` elements are one run of count * runs()[0].count basic elements, so
+  // a reduction is a single loop (basic types, contiguous types of them).
+  bool denseRun() const { return denseRun_; }
+  // Bounds set by MPI_Type_create_resized or the deprecated MPI_LB/MPI_UB markers: they
+  // stay the bounds of any type built from this one (MPI 3.1 section 4.1.7).
+  bool explicitLb() const { return explicitLb_; }
+  bool explicitUb() const { return explicitUb_; }
   // True when `count` elements are exactly `count * size()` bytes from the buffer address,
   // so they can be sent from (and received into) user memory without packing.
   bool contiguous() const { return contiguous_; }
@@ -63,7 +72,7 @@ class Datatype {
   void unpack(const void* in, std::size_t bytes, void* base) const;
 
   // The handle users see: &handle_, or the predefined symbol (&ompi_mpi_int, ...).
-  MPI_Datatype handle() { return publicHandle_; }
+  MPI_Datatype handle() const { return publicHandle_; }
   void setPublicHandle(MPI_Datatype handle) { publicHandle_ = handle; }
   std::string name;
 
@@ -71,10 +80,26 @@ class Datatype {
   // Describes the type map directly: blocks (unmerged, type-map order), bounds, size,
   // primitive. finalize() merges adjacent blocks and computes `contiguous`.
   std::vector<TypeBlock>& mutableBlocks() { return blocks_; }
-  void setBounds(std::ptrdiff_t lb, std::ptrdiff_t ub) { lb_ = lb; ub_ = ub; }
-  void setTrueBounds(std::ptrdiff_t lb, std::ptrdiff_t ub) { trueLb_ = lb; trueUb_ = ub; }
+  void setBounds(std::ptrdiff_t lb, std::ptrdiff_t ub) {
+    lb_ = lb;
+    ub_ = ub;
+  }
+  void setTrueBounds(std::ptrdiff_t lb, std::ptrdiff_t ub) {
+    trueLb_ = lb;
+    trueUb_ = ub;
+  }
   void setSize(std::size_t size) { size_ = size; }
-  void setPrimitive(Primitive p, std::size_t count) { primitive_ = p; primitiveCount_ = count; }
+  void setPrimitive(Primitive p, std::size_t count) {
+    primitive_ = p;
+    primitiveCount_ = count;
+  }
+  // Runs (type-map order, unmerged allowed). When set, finalize() derives primitive() and
+  // primitiveCount() from them.
+  std::vector<PrimitiveRun>& mutableRuns() { return runs_; }
+  void setExplicitBounds(bool lb, bool ub) {
+    explicitLb_ = lb;
+    explicitUb_ = ub;
+  }
   void finalize();
   void markCommitted() { committed_ = true; }
   void markPredefined() { predefined_ = true; }
@@ -84,12 +109,18 @@ class Datatype {
   std::vector<int> contentInts;
   std::vector<MPI_Aint> contentAddresses;
   std::vector<MPI_Datatype> contentTypes;
+  // Keeps a type named in contentTypes alive as long as this one (MPI_Type_get_contents
+  // must work after the program freed the inner type).
+  void holdType(Datatype* inner);
 
   // Reference counting: a derived type stays alive while a pending operation uses it.
   void retain() { refs_.fetch_add(1); }
   void release();
+  int references() const { return refs_.load(); }
 
  private:
+  void finalizeRuns();
+
   ompi_datatype_t handle_;
   MPI_Datatype publicHandle_ = &handle_;
   std::size_t size_ = 0;
@@ -97,7 +128,12 @@ class Datatype {
   Primitive primitive_ = Primitive::None;
   std::size_t primitiveCount_ = 0;
   std::vector<TypeBlock> blocks_;
+  std::vector<PrimitiveRun> runs_;
+  std::vector<Datatype*> held_;
   bool contiguous_ = false;
+  bool denseRun_ = false;
+  bool explicitLb_ = false;
+  bool explicitUb_ = false;
   bool committed_ = false;
   bool predefined_ = false;
   std::atomic<int> refs_{1};

@@ -29,8 +29,25 @@ Datatype* pair(MPI_Datatype handle, Primitive primitive, const char* name) {
   type->setSize(sizeof(Value) + sizeof(int));
   type->setBounds(0, sizeof(Pair));
   type->setTrueBounds(0, static_cast<std::ptrdiff_t>(offsetof(Pair, index) + sizeof(int)));
-  type->setPrimitive(primitive, 1);
+  type->mutableRuns() = {{0, primitive, 1}};
   type->combiner = MPI_COMBINER_NAMED;
+  type->markPredefined();
+  type->finalize();
+  type->setPublicHandle(handle);
+  bindHandle(handle, HandleKind::Datatype, type);
+  return type;
+}
+
+// Fortran's MPI_2COMPLEX / MPI_2DOUBLE_COMPLEX: two complex numbers, reduced element-wise.
+Datatype* twoOf(MPI_Datatype handle, Primitive primitive, const char* name) {
+  auto* type = new Datatype();
+  type->name = name;
+  const std::size_t bytes = 2 * primitiveSize(primitive);
+  type->mutableBlocks() = {{0, bytes}};
+  type->mutableRuns() = {{0, primitive, 2}};
+  type->setSize(bytes);
+  type->setBounds(0, static_cast<std::ptrdiff_t>(bytes));
+  type->setTrueBounds(0, static_cast<std::ptrdiff_t>(bytes));
   type->markPredefined();
   type->finalize();
   type->setPublicHandle(handle);
@@ -96,8 +113,8 @@ void bindAll() {
   basic(MPI_INTEGER2, P::Int16, 2, "MPI_INTEGER2");
   basic(MPI_INTEGER4, P::Int32, 4, "MPI_INTEGER4");
   basic(MPI_INTEGER8, P::Int64, 8, "MPI_INTEGER8");
-  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_integer16), P::Mixed, 16, "MPI_INTEGER16");
-  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_real2), P::Mixed, 2, "MPI_REAL2");
+  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_integer16), P::Int128, 16, "MPI_INTEGER16");
+  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_real2), P::Half, 2, "MPI_REAL2");
   basic(MPI_REAL4, P::Float, 4, "MPI_REAL4");
   basic(MPI_REAL8, P::Double, 8, "MPI_REAL8");
   basic(MPI_REAL16, P::LongDouble, 16, "MPI_REAL16");
@@ -106,18 +123,18 @@ void bindAll() {
   basic(MPI_COMPLEX32, P::LongDoubleComplex, 32, "MPI_COMPLEX32");
   basic(MPI_2INT, P::TwoInt, 2 * sizeof(int), "MPI_2INT");
   basic(MPI_2INTEGER, P::TwoInt, 8, "MPI_2INTEGER");
-  basic(MPI_2REAL, P::Mixed, 8, "MPI_2REAL");
-  basic(MPI_2DOUBLE_PRECISION, P::Mixed, 16, "MPI_2DOUBLE_PRECISION");
-  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_2cplex), P::Mixed, 16, "MPI_2COMPLEX");
-  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_2dblcplex), P::Mixed, 32, "MPI_2DOUBLE_COMPLEX");
+  basic(MPI_2REAL, P::TwoFloat, 8, "MPI_2REAL");
+  basic(MPI_2DOUBLE_PRECISION, P::TwoDouble, 16, "MPI_2DOUBLE_PRECISION");
+  twoOf(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_2cplex), P::FloatComplex, "MPI_2COMPLEX");
+  twoOf(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_2dblcplex), P::DoubleComplex, "MPI_2DOUBLE_COMPLEX");
   pair<float>(MPI_FLOAT_INT, P::FloatInt, "MPI_FLOAT_INT");
   pair<double>(MPI_DOUBLE_INT, P::DoubleInt, "MPI_DOUBLE_INT");
   pair<long>(MPI_LONG_INT, P::LongInt, "MPI_LONG_INT");
   pair<short>(MPI_SHORT_INT, P::ShortInt, "MPI_SHORT_INT");
   pair<long double>(MPI_LONG_DOUBLE_INT, P::LongDoubleInt, "MPI_LONG_DOUBLE_INT");
-  // Deprecated bound markers: no data, zero size.
-  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_lb), P::None, 0, "MPI_LB");
-  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_ub), P::None, 0, "MPI_UB");
+  // Deprecated bound markers: no data, zero size; each sets one bound of a struct holding it.
+  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_lb), P::None, 0, "MPI_LB")->setExplicitBounds(true, false);
+  basic(OMPI_PREDEFINED_GLOBAL(MPI_Datatype, ompi_mpi_ub), P::None, 0, "MPI_UB")->setExplicitBounds(false, true);
 }
 
 }  // namespace
