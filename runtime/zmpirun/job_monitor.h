@@ -1,0 +1,96 @@
+#pragma once
+// The life of a job after its ranks are placed: start them, forward their output, follow
+// their rendezvous events (joined, finalizing, aborting) and exits, and end the whole job
+// at the first failure, the first MPI_Abort, the time limit, or a signal to zmpirun.
+// Everything happens on one thread in one poll loop; nothing sleeps, every wait has a
+// deadline.
+//
+// Deciding why a rank died needs care: its "aborting" or "finalizing" event travels over
+// the rendezvous connection and can arrive after the kernel reports the exit. A rank that
+// joined the job (called MPI_Init) and exited without either event is therefore judged
+// only after a short grace period for a late event; its join itself is always known in
+// time, because the server reports a join before the rank can leave MPI_Init.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/common/output_forwarder.h"
+#include "runtime/common/unique_fd.h"
+#include "runtime/zmpirun/job_events.h"
+#include "runtime/zmpirun/launcher.h"
+
+namespace zmpi::runtime {
+
+struct MonitorSettings {
+  std::chrono::seconds timeout{0};              // 0: no time limit
+  std::chrono::milliseconds killGrace{500};     // SIGTERM, then SIGKILL after this
+  std::chrono::milliseconds eventGrace{250};    // how long an exit waits for a late event
+  std::chrono::milliseconds outputDrain{2000};  // output still open after every rank exited
+};
+
+// zmpirun's exit status when the time limit ends the job (as timeout(1) does).
+inline constexpr int kTimeoutExitCode = 124;
+// ... when a rank cannot be started (as a shell does for a command it cannot run).
+inline constexpr int kLaunchFailedExitCode = 127;
+
+class JobMonitor : private LaunchSink {
+ public:
+  // `hosts[r]` is rank r's host, for messages.
+  JobMonitor(Launcher& launcher, JobEventQueue& events, OutputForwarder& output, std::vector<std::string> hosts,
+             const MonitorSettings& settings);
+
+  // Starts `ranks` and runs the job to its end. Returns zmpirun's exit status: 0, or the
+  // first failure's (the rank's exit code, 128+signal, the MPI_Abort code, ...). The
+  // failure's message is printed to stderr after the last output of the ranks.
+  int run(const std::vector<RankLaunch>& ranks);
+  // The failure's message after run() (empty if the job succeeded).
+  const std::string& message() const { return message_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct RankState {
+    bool joined = false;
+    bool finalized = false;
+    bool aborted = false;
+    std::optional<ExitStatus> exit;
+    pid_t pid = 0;
+    Clock::time_point exitedAt;
+    bool judged = false;  // its exit has been classified
+  };
+
+  void onOutput(int rank, Stream stream, std::string_view bytes) override;
+  void onOutputClosed(int rank, Stream stream) override;
+  void onExit(int rank, pid_t pid, const ExitStatus& status) override;
+
+  void handleEvents();
+  void handleStopSignal(int signal);
+  void judgeExits(Clock::time_point now);
+  void judge(int rank, Clock::time_point now);
+  void checkTimers(Clock::time_point now);
+  bool allJudged() const;
+  bool otherJoinedRankRunning(int rank) const;
+  std::optional<Clock::time_point> nextDeadline() const;
+
+  // Records the job's outcome (the first one wins) and starts ending every rank.
+  void fail(int exitCode, std::string message);
+
+  Launcher& launcher_;
+  JobEventQueue& events_;
+  OutputForwarder& output_;
+  std::vector<std::string> hosts_;
+  MonitorSettings settings_;
+  UniqueFd stopSignals_;  // SIGINT, SIGTERM, SIGHUP to zmpirun
+  std::vector<RankState> ranks_;
+
+  std::optional<int> exitCode_;
+  std::string message_;
+  bool ending_ = false;
+  bool killed_ = false;
+  Clock::time_point killAt_;
+  std::optional<Clock::time_point> jobDeadline_;
+  bool finished_ = false;
+  Clock::time_point drainUntil_;
+};
+
+}  // namespace zmpi::runtime

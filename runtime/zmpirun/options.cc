@@ -1,0 +1,161 @@
+#include "runtime/zmpirun/options.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace zmpi::runtime {
+namespace {
+
+constexpr const char* kFooter = R"(
+Usage: zmpirun [options] <program> [program arguments...]
+
+The first argument that is not an option is the program; it and everything after it are
+passed to the ranks untouched. Open MPI's single-dash spellings (-np 4, -host a,b,
+-hostfile f, -oversubscribe, ...) are accepted too.
+
+Hostfile lines look like Open MPI's:  <host> [slots=N] [max_slots=N]   # comment
+)";
+
+// What CLI11 knows about an option, reduced to what splitting argv needs.
+struct OptionShape {
+  bool takesValue = false;
+};
+
+struct Split {
+  std::vector<std::string> launcherArgs;  // normalised to CLI11's spelling
+  std::string program;
+  std::vector<std::string> programArgs;
+  std::string error;
+};
+
+// Separates zmpirun's own options from the program and its arguments. CLI11 alone cannot
+// do this the mpirun way: it has no single-dash long options (-np) and would take the
+// program's own flags for its own. The option table is read from the CLI11 app, so the two
+// can never disagree about which options exist or take a value.
+Split splitArguments(const CLI::App& app, int argc, const char* const* argv) {
+  std::map<std::string, OptionShape> longNames;
+  std::map<std::string, OptionShape> shortNames;
+  for (const CLI::Option* option : app.get_options()) {
+    const OptionShape shape{option->get_expected_max() > 0};  // flags expect no value
+    for (const auto& name : option->get_lnames()) longNames[name] = shape;
+    for (const auto& name : option->get_snames()) shortNames[name] = shape;
+  }
+  Split split;
+  int i = 1;
+  auto takeValue = [&](const std::string& spelled) {
+    if (i + 1 >= argc) {
+      split.error = "option '" + spelled + "' needs a value";
+      return;
+    }
+    split.launcherArgs.emplace_back(argv[++i]);
+  };
+  for (; i < argc && split.error.empty(); ++i) {
+    const std::string token = argv[i];
+    if (token == "--") {
+      ++i;
+      break;
+    }
+    if (token.size() < 2 || token[0] != '-') break;  // the program
+    const bool doubleDash = token[1] == '-';
+    const std::string body = token.substr(doubleDash ? 2 : 1);
+    const size_t equals = body.find('=');
+    const std::string name = body.substr(0, equals);
+    if (auto it = longNames.find(name); it != longNames.end()) {
+      split.launcherArgs.push_back("--" + body);
+      if (it->second.takesValue && equals == std::string::npos) takeValue(token);
+      continue;
+    }
+    if (!doubleDash) {
+      if (auto it = shortNames.find(body.substr(0, 1)); it != shortNames.end()) {
+        if (it->second.takesValue) {
+          split.launcherArgs.push_back(token);  // "-n4" carries its value; "-n" takes the next
+          if (body.size() == 1) takeValue(token);
+          continue;
+        }
+        if (body.size() == 1) {
+          split.launcherArgs.push_back(token);
+          continue;
+        }
+      }
+    }
+    split.error = "unknown option '" + token + "'";
+  }
+  if (!split.error.empty()) return split;
+  if (i < argc) {
+    split.program = argv[i];
+    split.programArgs.assign(argv + i + 1, argv + argc);
+  }
+  return split;
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "zmpirun: %s\nRun 'zmpirun --help' for the list of options.\n", message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+std::string versionText() { return std::string("zmpirun (zmpi) ") + ZMPI_VERSION; }
+
+ParseResult parseCommandLine(int argc, const char* const* argv, const char* environmentTimeout) {
+  LaunchOptions options;
+  std::string stdinTarget = "0";
+  bool allowRoot = false;  // accepted and ignored
+  CLI::App app{"zmpirun: start an MPI program on N ranks, with mpirun's options.", "zmpirun"};
+  app.footer(kFooter);
+  app.set_version_flag("-V,--version", versionText());
+  app.add_option("-n,-c,--np,--n", options.np, "Number of ranks to start (default: one per slot)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("-H,--host", options.hosts, "Hosts to run on, as host[:slots],... (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  app.add_option("--hostfile,--machinefile", options.hostfile, "File of hosts, one '<host> slots=N' per line");
+  app.add_option("-x", options.exports, "Export VAR (or set VAR=value) in the ranks' environment (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  app.add_flag("--oversubscribe", options.oversubscribe, "Allow more ranks than slots");
+  app.add_flag("--tag-output", options.tagOutput, "Prefix each output line with [1,rank]<stdout>: or <stderr>:");
+  app.add_option("--timeout", options.timeoutSeconds,
+                 "End the job after this many seconds (default: $MPIEXEC_TIMEOUT, else none)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--wdir", options.workingDirectory, "Working directory of the ranks (default: zmpirun's)");
+  app.add_option("--stdin", stdinTarget, "Rank that receives zmpirun's stdin, or 'none' (default: 0)");
+  app.add_flag("--allow-run-as-root", allowRoot,
+               "Accepted for compatibility with Open MPI; zmpirun does not refuse root");
+
+  if (environmentTimeout != nullptr && *environmentTimeout != '\0') {
+    try {
+      options.timeoutSeconds = std::stoi(environmentTimeout);
+    } catch (const std::exception&) {
+      return {std::nullopt, fail("MPIEXEC_TIMEOUT='" + std::string(environmentTimeout) + "' is not a number")};
+    }
+  }
+  Split split = splitArguments(app, argc, argv);
+  if (!split.error.empty()) return {std::nullopt, fail(split.error)};
+  std::vector<std::string> reversed(split.launcherArgs.rbegin(), split.launcherArgs.rend());
+  try {
+    app.parse(reversed);  // CLI11 consumes a reversed vector
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return {std::nullopt, app.exit(error)};  // --help, --version
+    return {std::nullopt, fail(error.what())};
+  }
+  if (split.program.empty()) return {std::nullopt, fail("no program given to run")};
+  if (stdinTarget == "none") {
+    options.stdinRank = -1;
+  } else {
+    try {
+      size_t used = 0;
+      options.stdinRank = std::stoi(stdinTarget, &used);
+      if (used != stdinTarget.size() || options.stdinRank < 0) throw std::invalid_argument(stdinTarget);
+    } catch (const std::exception&) {
+      return {std::nullopt, fail("--stdin takes a rank number or 'none', not '" + stdinTarget + "'")};
+    }
+  }
+  options.program = std::move(split.program);
+  options.programArgs = std::move(split.programArgs);
+  return {std::move(options), 0};
+}
+
+}  // namespace zmpi::runtime
