@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# MPI_Abort(comm, code): the job ends within a second with status `code` and Open MPI's
+# message, for 1, 2, 4 and 8 ranks; no process of the job is left.
+source "$(dirname "$0")/lib.sh"
+
+for np in 1 2 4 8; do
+  target=$((np / 2))
+  run_job "abort$np" --oversubscribe -np "$np" "$FAKE_RANK" abort 7 "$target"
+  ended=$(now_ms)
+  expect_rc "abort$np" 7
+  expect_text "abort$np" err "MPI_ABORT was invoked on rank $target in communicator MPI_COMM_WORLD"
+  expect_text "abort$np" err "with errorcode 7."
+  started=$(sed -n "s/^rank $target aborting at \([0-9]*\)$/\1/p" "$WORK/abort$np.out")
+  if [[ -n $started ]] && ((ended - started < 1000)); then
+    pass "abort$np: job ended $((ended - started)) ms after MPI_Abort"
+  else
+    fail "abort$np: job ended $((ended - ${started:-0})) ms after MPI_Abort (limit 1000)"
+  fi
+  expect_no_leftovers "abort$np"
+done
+finish

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The command line: clear errors for unknown options, --version/--help, the program's
+# own arguments untouched, working directory and environment forwarded.
+source "$(dirname "$0")/lib.sh"
+
+run_job unknown --bogus -np 1 "$FAKE_RANK" ok
+expect_rc unknown 1
+expect_text unknown err "zmpirun: unknown option '--bogus'"
+expect_text unknown err "zmpirun --help"
+
+run_job bindto -np 1 --bind-to core "$FAKE_RANK" ok
+expect_rc bindto 1
+expect_text bindto err "unknown option '--bind-to'"
+
+run_job version --version
+expect_rc version 0
+expect_text version out "zmpirun (zmpi)"
+run_job help --help
+expect_rc help 0
+expect_text help out "--oversubscribe"
+expect_text help out "--hostfile"
+
+run_job noprogram -np 2
+expect_rc noprogram 1
+expect_text noprogram err "no program given"
+
+run_job notfound -np 2 ./no-such-program
+expect_rc notfound 127
+expect_text notfound err "unable to find the specified executable"
+expect_text notfound err "Executable: ./no-such-program"
+
+run_job args -np 1 sh -c 'printf "[%s]" "$@"' sh -np 5 --foo "a b" -- -x
+expect_rc args 0
+expect_text args out "[-np][5][--foo][a b][--][-x]"
+
+(cd "$WORK" && run_job cwd -np 1 pwd)
+expect_text cwd out "$WORK"
+run_job wdir --wdir / -np 1 pwd
+expect_lines wdir out "/" 1
+
+FORWARDED=yes run_job env -np 2 -x SET=1 -x FORWARDED -x "EQ=a=b" sh -c 'echo "$FORWARDED $SET $EQ"'
+expect_lines env out "yes 1 a=b" 2
+
+ZMPI_LIBDIR=/opt/zmpi-test/lib LD_LIBRARY_PATH=/elsewhere run_job ldpath -np 1 sh -c 'echo "$LD_LIBRARY_PATH"'
+expect_lines ldpath out "/opt/zmpi-test/lib:/elsewhere" 1
+
+run_job contract -np 2 -H localhost:2 sh -c \
+  'echo "R=$ZMPI_RANK S=$ZMPI_SIZE L=$ZMPI_LOCAL_RANK/$ZMPI_LOCAL_SIZE U=$ZMPI_UNIVERSE_SIZE A=$ZMPI_APPNUM B=$ZMPI_BIND_ADDRESS H=$ZMPI_HOST X=$ZMPI_LAUNCHED J=${#ZMPI_JOB_ID} V=${ZMPI_RENDEZVOUS%%:[0-9]*}"'
+expect_text contract out "R=0 S=2 L=0/2 U=2 A=0 B=127.0.0.1 H=$(hostname) X=1 J=16 V=tcp://127.0.0.1"
+expect_text contract out "R=1 S=2 L=1/2"
+finish

@@ -1,0 +1,85 @@
+# Shared helpers for zmpirun's end-to-end tests; each test script sources this file.
+# ctest passes ZMPIRUN (the launcher) and FAKE_RANK (tests/runtime/fake_rank.cc).
+set -u
+: "${ZMPIRUN:?ZMPIRUN must point at zmpirun}" "${FAKE_RANK:?FAKE_RANK must point at fake_rank}"
+export ZMPI_LOG_LEVEL=${ZMPI_LOG_LEVEL:-error}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# Every job of this script carries this variable, so its processes can be found in /proc.
+MARKER="zmpi-e2e-$$-$RANDOM$RANDOM"
+failures=0
+RC=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+pass() { echo "ok: $*"; }
+
+# run_job NAME zmpirun-args...: runs zmpirun (stdin /dev/null unless redirected by the
+# caller through STDIN_FILE), output in $WORK/NAME.out and .err, status in RC.
+run_job() {
+  local name=$1
+  shift
+  "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" <"${STDIN_FILE:-/dev/null}"
+  RC=$?
+}
+
+expect_rc() {
+  local name=$1 want=$2
+  if [[ $RC -eq $want ]]; then pass "$name exits $want"; else fail "$name exits $RC, expected $want"; show "$name"; fi
+}
+expect_nonzero() {
+  local name=$1
+  if [[ $RC -ne 0 ]]; then pass "$name exits non-zero ($RC)"; else fail "$name exits 0"; show "$name"; fi
+}
+# expect_text NAME out|err TEXT: the fixed string TEXT occurs in the job's stdout/stderr.
+expect_text() {
+  if grep -qF -- "$3" "$WORK/$1.$2"; then pass "$1 $2 has '$3'"; else fail "$1 $2 lacks '$3'"; show "$1"; fi
+}
+expect_no_text() {
+  if ! grep -qF -- "$3" "$WORK/$1.$2"; then pass "$1 $2 has no '$3'"; else fail "$1 $2 has '$3'"; show "$1"; fi
+}
+expect_lines() {
+  local count
+  count=$(grep -cF -- "$3" "$WORK/$1.$2")
+  if [[ $count -eq $4 ]]; then pass "$1: $4 lines with '$3'"; else fail "$1: $count lines with '$3', expected $4"; show "$1"; fi
+}
+show() {
+  echo "--- $1 stdout:" >&2
+  head -c 2000 "$WORK/$1.out" >&2
+  echo "--- $1 stderr:" >&2
+  head -c 2000 "$WORK/$1.err" >&2
+}
+
+# Processes (not zombies) of this script's jobs that are still alive.
+leftovers() {
+  local f
+  for f in /proc/[0-9]*/environ; do
+    if tr '\0' '\n' 2>/dev/null <"$f" | grep -qxF "ZMPI_TEST_MARKER=$MARKER"; then
+      echo "${f//[^0-9]/}"
+    fi
+  done
+}
+# After zmpirun returns, the ranks are reaped and their descendants have been sent
+# SIGKILL; the kernel may still be tearing the last of those down. Bounded retry.
+expect_no_leftovers() {
+  local name=$1 tries=0 left
+  while left=$(leftovers) && [[ -n $left ]] && ((tries++ < 50)); do sleep 0.02; done
+  if [[ -z $left ]]; then
+    pass "$name left no process behind"
+  else
+    fail "$name left processes behind: $left"
+    kill -9 $left 2>/dev/null
+  fi
+}
+
+now_ms() { date +%s%3N; }
+
+finish() {
+  if ((failures > 0)); then
+    echo "$failures check(s) failed" >&2
+    exit 1
+  fi
+  echo "all checks passed"
+}

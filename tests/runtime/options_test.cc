@@ -1,0 +1,76 @@
+// zmpirun's command line: mpirun's spellings, and the program's arguments untouched.
+#include "runtime/zmpirun/options.h"
+
+#include <catch2/catch.hpp>
+
+using namespace zmpi::runtime;
+
+namespace {
+ParseResult parse(std::vector<const char*> args, const char* timeout = nullptr) {
+  args.insert(args.begin(), "zmpirun");
+  return parseCommandLine(static_cast<int>(args.size()), args.data(), timeout);
+}
+}  // namespace
+
+TEST_CASE("options: Open MPI's single-dash spellings") {
+  const auto result = parse({"-np", "4", "-oversubscribe", "-tag-output", "-host", "a:2,b", "prog"});
+  REQUIRE(result.options);
+  CHECK(result.options->np == 4);
+  CHECK(result.options->oversubscribe);
+  CHECK(result.options->tagOutput);
+  CHECK(result.options->hosts == std::vector<std::string>{"a:2,b"});
+  CHECK(result.options->program == "prog");
+}
+
+TEST_CASE("options: short, long, attached and = forms") {
+  CHECK(parse({"-n", "3", "p"}).options->np == 3);
+  CHECK(parse({"-n3", "p"}).options->np == 3);
+  CHECK(parse({"--np=5", "p"}).options->np == 5);
+  CHECK(parse({"-c", "2", "p"}).options->np == 2);
+  const auto result = parse({"-x", "A=1", "-x", "HOME", "-H", "a", "-H", "b", "--timeout", "7", "p"});
+  REQUIRE(result.options);
+  CHECK(result.options->exports == std::vector<std::string>{"A=1", "HOME"});
+  CHECK(result.options->hosts == std::vector<std::string>{"a", "b"});
+  CHECK(result.options->timeoutSeconds == 7);
+}
+
+TEST_CASE("options: everything from the program on is the program's") {
+  const auto result = parse({"-np", "2", "./prog", "-np", "9", "--foo", "-x", "--", "a b"});
+  REQUIRE(result.options);
+  CHECK(result.options->np == 2);
+  CHECK(result.options->program == "./prog");
+  CHECK(result.options->programArgs == std::vector<std::string>{"-np", "9", "--foo", "-x", "--", "a b"});
+  const auto dashed = parse({"-np", "1", "--", "-weird-name", "x"});
+  REQUIRE(dashed.options);
+  CHECK(dashed.options->program == "-weird-name");
+}
+
+TEST_CASE("options: errors exit non-zero without running anything") {
+  CHECK_FALSE(parse({"--bogus", "p"}).options);
+  CHECK(parse({"--bogus", "p"}).exitCode != 0);
+  CHECK(parse({"-Q", "p"}).exitCode != 0);
+  CHECK(parse({"-np", "0", "p"}).exitCode != 0);
+  CHECK(parse({"-np", "many", "p"}).exitCode != 0);
+  CHECK(parse({"-np"}).exitCode != 0);
+  CHECK(parse({"-np", "2"}).exitCode != 0);  // no program
+  CHECK(parse({"--stdin", "x", "p"}).exitCode != 0);
+}
+
+TEST_CASE("options: --version and --help succeed without a program") {
+  const auto version = parse({"--version"});
+  CHECK_FALSE(version.options);
+  CHECK(version.exitCode == 0);
+  CHECK(parse({"-h"}).exitCode == 0);
+}
+
+TEST_CASE("options: MPIEXEC_TIMEOUT is the default time limit; --timeout wins") {
+  CHECK(parse({"p"}, "30").options->timeoutSeconds == 30);
+  CHECK(parse({"--timeout", "5", "p"}, "30").options->timeoutSeconds == 5);
+  CHECK(parse({"p"}, "soon").exitCode != 0);
+}
+
+TEST_CASE("options: --stdin picks the rank or none") {
+  CHECK(parse({"p"}).options->stdinRank == 0);
+  CHECK(parse({"--stdin", "2", "p"}).options->stdinRank == 2);
+  CHECK(parse({"--stdin", "none", "p"}).options->stdinRank == -1);
+}
