@@ -49,8 +49,8 @@ std::string timeout(int seconds) {
 }
 
 std::string launcherSignaled(int signal) {
-  return banner("zmpirun received signal " + describeSignal(signal) + " and is ending the job:\n" +
-                "every rank has been sent SIGTERM, then SIGKILL.\n");
+  return banner("zmpirun received signal " + describeSignal(signal) + " and ended the job: every rank\n" +
+                "was sent SIGTERM, and SIGKILL if it had not exited shortly after.\n");
 }
 
 std::string notEnoughSlots(int requested, int available, const std::string& program) {
