@@ -231,10 +231,19 @@ std::vector<std::string> RendezvousClient::exchange(const std::string& blob, std
     socket_.raw().send(zmq::buffer(&header, sizeof header), zmq::send_flags::sndmore);
     socket_.raw().send(zmq::buffer(blob), zmq::send_flags::none);
   });
-  zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}};
-  checked("wait for rendezvous table from", server_, [&] { return zmq::poll(items, 1, timeout); });
-  if (!(items[0].revents & ZMQ_POLLIN)) {
-    throw TimeoutError("no rendezvous table from " + server_ + " within " + std::to_string(timeout.count()) + " ms");
+  // zmq_poll may return a little before its timeout, so poll again until the deadline:
+  // "within N ms" in the error must mean at least N ms.
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}};
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    checked("wait for rendezvous table from", server_,
+            [&] { return zmq::poll(items, 1, std::max(left, std::chrono::milliseconds(0))); });
+    if (items[0].revents & ZMQ_POLLIN) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      throw TimeoutError("no rendezvous table from " + server_ + " within " + std::to_string(timeout.count()) +
+                         " ms");
+    }
   }
   std::vector<zmq::message_t> frames;
   (void)zmq::recv_multipart(socket_.raw(), std::back_inserter(frames));

@@ -58,7 +58,7 @@ TEST_CASE("rendezvous gathers and broadcasts the table to N threads", "[rendezvo
 TEST_CASE("rendezvous start-up timeout names the missing participants", "[rendezvous][timeout]") {
   ContextOwner context;
   const uint64_t job = jobHashOf("rendezvous-missing");
-  RendezvousServer server("tcp://127.0.0.1:*", job, 4, 1000ms);
+  RendezvousServer server("tcp://127.0.0.1:*", job, 4, 2000ms);
   std::vector<std::vector<std::string>> tables;
   const auto start = std::chrono::steady_clock::now();
   const auto errors = runParticipants(server.endpoint(), job, 4, {0, 2}, 10s, tables);
@@ -66,7 +66,7 @@ TEST_CASE("rendezvous start-up timeout names the missing participants", "[rendez
   CHECK(std::chrono::steady_clock::now() - start < 5s);
   for (const auto& error : errors) {
     CHECK_THAT(error, Catch::Contains("never heard from participant(s) 1,3"));
-    CHECK_THAT(error, Catch::Contains("1000 ms"));
+    CHECK_THAT(error, Catch::Contains("2000 ms"));
   }
   // A straggler after the verdict gets the same error at once, not silence.
   RendezvousClient late(server.endpoint(), job, 1, 4);

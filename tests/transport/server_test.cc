@@ -130,9 +130,9 @@ TEST_CASE("client rejects a malformed reply and stays usable", "[client][malform
     ok.jobHash = job;
     rep.raw().send(zmq::buffer(rawHeader(ok)));
   });
+  ScopeExit join{[&] { fake.join(); }};
   CHECK_THROWS_AS(client.syncSend(header(kEchoKind), 5s), MalformedMessage);
   CHECK(client.syncSend(header(kEchoKind), 5s).header.kind == kEchoKind);
-  fake.join();
 }
 
 TEST_CASE("client without an endpoint refuses that kind of send", "[client]") {

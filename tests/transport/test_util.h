@@ -70,4 +70,14 @@ std::string rawHeader(const WireHeader& header);
 
 int openFdCount();
 
+// Runs a cleanup however the scope ends, so a failed REQUIRE still joins its threads
+// (a joinable std::thread destroyed by the unwinding would terminate the process).
+template <typename F>
+struct ScopeExit {
+  F f;
+  ~ScopeExit() { f(); }
+};
+template <typename F>
+ScopeExit(F) -> ScopeExit<F>;
+
 }  // namespace zmpi::transport::test
