@@ -1,6 +1,7 @@
 #include "mpi/comm/group.h"
 
 #include <algorithm>
+#include <string>
 
 #include "mpi/core/error.h"
 
@@ -29,6 +30,14 @@ void Group::release() {
 Group* groupOf(MPI_Group handle) {
   if (!isHandleOf(handle, HandleKind::Group) || implOf<Group>(handle) == nullptr) fail(MPI_ERR_GROUP, "invalid group");
   return implOf<Group>(handle);
+}
+
+Group& groupOf(MPI_Group handle, const char* argument) {
+  if (handle == MPI_GROUP_NULL) fail(MPI_ERR_GROUP, std::string(argument) + " is MPI_GROUP_NULL");
+  if (!isHandleOf(handle, HandleKind::Group) || implOf<Group>(handle) == nullptr) {
+    fail(MPI_ERR_GROUP, std::string(argument) + " is not a valid group");
+  }
+  return *implOf<Group>(handle);
 }
 
 }  // namespace zmpi::mpi

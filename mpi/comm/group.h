@@ -39,5 +39,7 @@ class Group {
 };
 
 Group* groupOf(MPI_Group handle);  // throws MPI_ERR_GROUP
+// As groupOf, with a message naming the argument (and MPI_GROUP_NULL as such).
+Group& groupOf(MPI_Group handle, const char* argument);
 
 }  // namespace zmpi::mpi
