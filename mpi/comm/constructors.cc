@@ -49,8 +49,8 @@ std::unique_ptr<Communicator> dupCommunicator(Communicator& parent) {
   const int contextId = agreeContextId(parent);
   auto comm = std::make_unique<Communicator>(parent.world(), &parent.group(), contextId, parent.errhandler());
   comm->topology = parent.topology;
-  // TODO(abi/env): copy attributes through their keyvals' copy callbacks once
-  // mpi/core/keyval.h exposes copyAttributesOnDup.
+  // Attributes are copied by MPI_Comm_dup (capi/communicators.cc): their callbacks take
+  // handles and may call back into MPI, which is the C API's business.
   return comm;
 }
 
