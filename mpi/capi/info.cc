@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "mpi/capi/entry.h"
@@ -15,14 +16,18 @@ using namespace zmpi::mpi::capi;
 
 namespace {
 
-// MPI_INFO_ENV's thread level is only known once MPI is initialized.
+// MPI_INFO_ENV's thread level is only known once MPI is initialized: the first of these
+// calls after MPI_Init adds it (concurrent callers wait in call_once, so none sees it half-set).
 Info& infoArg(MPI_Info info) {
   Info* object = infoOf(info);
-  if (object->predefined() && Runtime::instance().state() == State::Initialized && !object->get("thread_level")) {
-    static const char* const kLevels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
-                                          "MPI_THREAD_MULTIPLE"};
-    const int level = Runtime::instance().threadLevel();
-    if (level >= 0 && level < 4) object->set("thread_level", kLevels[level]);
+  if (object->predefined() && Runtime::instance().state() == State::Initialized) {
+    static std::once_flag once;
+    std::call_once(once, [object] {
+      static const char* const kLevels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+                                            "MPI_THREAD_MULTIPLE"};
+      const int level = Runtime::instance().threadLevel();
+      if (level >= 0 && level < 4) object->set("thread_level", kLevels[level]);
+    });
   }
   return *object;
 }
