@@ -103,11 +103,18 @@ void World::exchangeAddresses(const WorldConfig& config) {
     fabric_ = std::move(fabric);
     return;
   }
-  if (config.hostRendezvous) {
-    rendezvousServer_ = std::make_unique<transport::RendezvousServer>(config.rendezvous, jobHash_, size_,
-                                                                      config.startupTimeout);
+  std::string rendezvous = config.rendezvous;
+  try {
+    if (config.hostRendezvous) {
+      rendezvousServer_ = std::make_unique<transport::RendezvousServer>(config.rendezvous, jobHash_, size_,
+                                                                        config.startupTimeout);
+      rendezvous = rendezvousServer_->endpoint();
+    }
+    rendezvousClient_ = std::make_unique<transport::RendezvousClient>(rendezvous, jobHash_, rank_, size_);
+  } catch (const transport::TransportError& error) {
+    fail(MPI_ERR_OTHER, std::string("MPI_Init: rank ") + std::to_string(rank_) + " on " + host +
+                            " cannot reach the rendezvous at " + config.rendezvous + ": " + error.what());
   }
-  rendezvousClient_ = std::make_unique<transport::RendezvousClient>(config.rendezvous, jobHash_, rank_, size_);
   proto::PeerInfo info;
   info.set_rank(rank_);
   info.set_host(host);

@@ -1,0 +1,184 @@
+// The point-to-point engine in mock mode: exactly which messages go on the wire, in which
+// order, and MPI's matching rules.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+
+#include "mock_world.h"
+
+using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
+
+namespace {
+std::vector<SentRecord> between(const std::vector<SentRecord>& records, int from, int to) {
+  std::vector<SentRecord> out;
+  for (const auto& r : records) {
+    if (r.from == from && r.to == to) out.push_back(r);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("a small standard send is one eager message carrying envelope and payload", "[engine][mock]") {
+  auto network = runMockWorlds(2, [](World& world) {
+    char data[16] = "hello";
+    if (world.rank() == 0) {
+      sendBytes(world, 1, 42, data, sizeof data);
+    } else {
+      char got[16] = {};
+      MPI_Status status = recvBytes(world, 0, 42, got, sizeof got);
+      CHECK(std::string(got) == "hello");
+      CHECK(status.MPI_SOURCE == 0);
+      CHECK(status.MPI_TAG == 42);
+      CHECK(status._ucount == 16);
+    }
+  });
+  auto sent = between(network->sent(), 0, 1);
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0].kind == MessageKind::Eager);
+  CHECK(sent[0].envelope.tag == 42);
+  CHECK(sent[0].envelope.source == 0);
+  CHECK(sent[0].payloadBytes == 16);
+  CHECK(between(network->sent(), 1, 0).empty());
+}
+
+TEST_CASE("a large send waits for the receiver: Rts, Cts, then Data", "[engine][mock]") {
+  const size_t bytes = 1 << 20;  // far above the eager limit
+  auto network = runMockWorlds(2, [&](World& world) {
+    std::vector<char> data(bytes);
+    if (world.rank() == 0) {
+      for (size_t i = 0; i < bytes; ++i) data[i] = static_cast<char>(i * 7);
+      sendBytes(world, 1, 1, data.data(), bytes);
+    } else {
+      MPI_Status status = recvBytes(world, 0, 1, data.data(), bytes);
+      CHECK(status._ucount == bytes);
+      bool same = true;
+      for (size_t i = 0; i < bytes; ++i) same &= data[i] == static_cast<char>(i * 7);
+      CHECK(same);
+    }
+  });
+  auto forward = between(network->sent(), 0, 1);
+  auto back = between(network->sent(), 1, 0);
+  REQUIRE(forward.size() == 2);
+  CHECK(forward[0].kind == MessageKind::Rts);
+  CHECK(forward[0].payloadBytes == 0);
+  CHECK(forward[0].envelope.totalBytes == bytes);
+  CHECK(forward[1].kind == MessageKind::Data);
+  CHECK(forward[1].payloadBytes == bytes);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].kind == MessageKind::Cts);
+}
+
+TEST_CASE("a synchronous send completes only after the matching receive started", "[engine][mock]") {
+  auto network = runMockWorlds(2, [](World& world) {
+    int value = 7;
+    if (world.rank() == 0) {
+      auto request = makeRequest(world, Request::Kind::Send, &value, sizeof value, 1, 3, SendMode::Synchronous);
+      world.engine().startSend(*request);
+      // Nothing has been received yet: the receiver waits for our go-ahead below.
+      CHECK_FALSE(request->done.load());
+      sendBytes(world, 1, 99, &value, sizeof value);  // "go ahead"
+      world.engine().wait(*request);
+    } else {
+      int go = 0, got = 0;
+      recvBytes(world, 0, 99, &go, sizeof go);
+      recvBytes(world, 0, 3, &got, sizeof got);
+      CHECK(got == 7);
+    }
+  });
+  auto forward = between(network->sent(), 0, 1);
+  REQUIRE(forward.size() == 2);
+  CHECK(forward[0].kind == MessageKind::EagerSync);
+  auto back = between(network->sent(), 1, 0);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].kind == MessageKind::SyncAck);
+}
+
+TEST_CASE("messages between a pair are not overtaken; wildcards match in arrival order", "[engine][mock]") {
+  runMockWorlds(2, [](World& world) {
+    const int n = 50;
+    if (world.rank() == 0) {
+      for (int i = 0; i < n; ++i) sendBytes(world, 1, i % 3, &i, sizeof i);
+    } else {
+      for (int i = 0; i < n; ++i) {
+        int got = -1;
+        MPI_Status status = recvBytes(world, MPI_ANY_SOURCE, MPI_ANY_TAG, &got, sizeof got);
+        REQUIRE(got == i);
+        CHECK(status.MPI_TAG == i % 3);
+      }
+    }
+  });
+}
+
+TEST_CASE("receives select by tag even when other tags arrived first", "[engine][mock]") {
+  runMockWorlds(2, [](World& world) {
+    if (world.rank() == 0) {
+      for (int tag : {1, 2, 3}) sendBytes(world, 1, tag, &tag, sizeof tag);
+    } else {
+      for (int tag : {3, 1, 2}) {
+        int got = 0;
+        recvBytes(world, 0, tag, &got, sizeof got);
+        CHECK(got == tag);
+      }
+    }
+  });
+}
+
+TEST_CASE("a message longer than the buffer is truncated with MPI_ERR_TRUNCATE", "[engine][mock]") {
+  runMockWorlds(2, [](World& world) {
+    char data[64] = {};
+    if (world.rank() == 0) {
+      sendBytes(world, 1, 0, data, sizeof data);
+      std::vector<char> big(200 * 1024);
+      sendBytes(world, 1, 1, big.data(), big.size());
+    } else {
+      char small[8];
+      CHECK(recvBytes(world, 0, 0, small, sizeof small).MPI_ERROR == MPI_ERR_TRUNCATE);
+      std::vector<char> half(100 * 1024);
+      CHECK(recvBytes(world, 0, 1, half.data(), half.size()).MPI_ERROR == MPI_ERR_TRUNCATE);
+    }
+  });
+}
+
+TEST_CASE("probe sees an unexpected message without receiving it; a cancelled receive never matches",
+          "[engine][mock]") {
+  runMockWorlds(2, [](World& world) {
+    const int context = world.commWorld().p2pContext();
+    if (world.rank() == 0) {
+      int go = 0;
+      recvBytes(world, 1, 0, &go, sizeof go);
+      double payload[3] = {1, 2, 3};
+      sendBytes(world, 1, 5, payload, sizeof payload);
+    } else {
+      int nothing = 0;
+      auto cancelled = makeRequest(world, Request::Kind::Recv, &nothing, sizeof nothing, 0, 5);
+      world.engine().startRecv(*cancelled);
+      CHECK(world.engine().cancel(*cancelled));
+      CHECK(cancelled->status._cancelled == 1);
+      int go = 1;
+      sendBytes(world, 0, 0, &go, sizeof go);
+      MPI_Status status;
+      world.engine().probe(context, MPI_ANY_SOURCE, 5, &status);
+      CHECK(status.MPI_SOURCE == 0);
+      CHECK(status._ucount == 3 * sizeof(double));
+      CHECK(world.engine().iprobe(context, 0, 5, &status));  // still there
+      double got[3] = {};
+      recvBytes(world, 0, 5, got, sizeof got);
+      CHECK(got[2] == 3);
+      CHECK_FALSE(world.engine().iprobe(context, 0, 5, &status));
+      CHECK(nothing == 0);
+    }
+  });
+}
+
+TEST_CASE("a message to self goes through the fabric and matches like any other", "[engine][mock]") {
+  auto network = runMockWorlds(1, [](World& world) {
+    int value = 11, got = 0;
+    auto recv = makeRequest(world, Request::Kind::Recv, &got, sizeof got, 0, 4);
+    world.engine().startRecv(*recv);
+    sendBytes(world, 0, 4, &value, sizeof value);
+    world.engine().wait(*recv);
+    CHECK(got == 11);
+  });
+  CHECK(network->sent().size() == 1);
+}

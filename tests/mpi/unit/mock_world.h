@@ -1,0 +1,75 @@
+#pragma once
+// Test helpers: N mock-mode worlds run as threads in this process (no sockets), and
+// byte-level point-to-point on their MPI_COMM_WORLD.
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "mpi/comm/communicator.h"
+#include "mpi/core/world.h"
+#include "mpi/datatype/predefined.h"
+
+namespace zmpi::mpi::testing {
+
+// Runs body(world) on `size` mock worlds, one thread each, and joins them. Exceptions in
+// a rank are rethrown in the caller after all threads end.
+inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<void(World&)>& body) {
+  auto network = std::make_shared<MockNetwork>(size);
+  std::vector<std::thread> threads;
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(size));
+  for (int rank = 0; rank < size; ++rank) {
+    threads.emplace_back([&, rank] {
+      try {
+        WorldConfig config;
+        config.rank = rank;
+        config.size = size;
+        config.jobId = "mock";
+        config.mock = network;
+        World world(config);
+        body(world);
+        world.shutdown();
+      } catch (...) {
+        errors[static_cast<size_t>(rank)] = std::current_exception();
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return network;
+}
+
+inline std::unique_ptr<Request> makeRequest(World& world, Request::Kind kind, void* data, size_t bytes, int peer,
+                                            int tag, SendMode mode = SendMode::Standard) {
+  auto request = std::make_unique<Request>(kind);
+  Communicator& comm = world.commWorld();
+  request->comm = &comm;
+  request->buffer = data;
+  request->count = static_cast<int>(bytes);
+  request->type = byteType();
+  request->peer = peer;
+  request->commRank = comm.rank();
+  request->tag = tag;
+  request->context = comm.p2pContext();
+  request->mode = mode;
+  request->peerWorld = peer >= 0 ? comm.worldRankOf(peer) : -1;
+  return request;
+}
+
+inline void sendBytes(World& world, int dest, int tag, const void* data, size_t bytes,
+                      SendMode mode = SendMode::Standard) {
+  auto request = makeRequest(world, Request::Kind::Send, const_cast<void*>(data), bytes, dest, tag, mode);
+  world.engine().startSend(*request);
+  world.engine().wait(*request);
+}
+
+inline MPI_Status recvBytes(World& world, int source, int tag, void* data, size_t bytes) {
+  auto request = makeRequest(world, Request::Kind::Recv, data, bytes, source, tag);
+  world.engine().startRecv(*request);
+  world.engine().wait(*request);
+  return request->status;
+}
+
+}  // namespace zmpi::mpi::testing
