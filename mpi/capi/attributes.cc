@@ -2,6 +2,8 @@
 // window keyvals, the MPI-1 names (MPI_Keyval_create, MPI_Attr_*), and the predefined
 // copy/delete callbacks (MPI_COMM_DUP_FN, ...) that mpi.h maps to OMPI_C_MPI_* symbols.
 // The store itself: core/keyval.h.
+#include <climits>
+
 #include "mpi/capi/entry.h"
 #include "mpi/capi/error_strings.h"
 #include "mpi/capi/validate.h"
@@ -9,6 +11,9 @@
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::capi;
+
+// core/keyval.cc reports INT_MAX as MPI_TAG_UB (it cannot see capi's constant).
+static_assert(kTagUpperBound == INT_MAX, "MPI_TAG_UB and the tag check must agree");
 
 namespace {
 
