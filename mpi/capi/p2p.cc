@@ -24,7 +24,7 @@ int blockingSend(const char* call, const void* buf, int count, MPI_Datatype type
 int nonblockingSend(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                     SendMode mode, MPI_Request* out) {
   return guardedComm(call, comm, [&] {
-    pointerArg(out, "request");
+    requestPointerArg(out);
     std::unique_ptr<Request> request(makeSendRequest(buf, count, type, dest, tag, comm, mode));
     startRequest(*request);
     *out = request.release()->handle();
@@ -35,7 +35,7 @@ int nonblockingSend(const char* call, const void* buf, int count, MPI_Datatype t
 int persistentSend(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                    SendMode mode, MPI_Request* out) {
   return guardedComm(call, comm, [&] {
-    pointerArg(out, "request");
+    requestPointerArg(out);
     Request* request = makeSendRequest(buf, count, type, dest, tag, comm, mode);
     request->persistent = true;
     *out = request->handle();
@@ -128,7 +128,7 @@ ZMPI_ALIAS(MPI_Recv)
 
 int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* out) {
   return guardedComm("MPI_Irecv", comm, [&] {
-    pointerArg(out, "request");
+    requestPointerArg(out);
     std::unique_ptr<Request> request(makeRecvRequest(buf, count, type, source, tag, comm));
     startRequest(*request);
     *out = request.release()->handle();
@@ -139,7 +139,7 @@ ZMPI_ALIAS(MPI_Irecv)
 
 int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* out) {
   return guardedComm("MPI_Recv_init", comm, [&] {
-    pointerArg(out, "request");
+    requestPointerArg(out);
     Request* request = makeRecvRequest(buf, count, type, source, tag, comm);
     request->persistent = true;
     *out = request->handle();

@@ -131,7 +131,7 @@ ZMPI_ALIAS(MPI_Mrecv)
 
 int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* out) {
   return guarded("MPI_Imrecv", [&] {
-    pointerArg(out, "request");
+    requestPointerArg(out);
     *out = receiveMatched(buf, count, type, message)->handle();
     return MPI_SUCCESS;
   });

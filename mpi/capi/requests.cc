@@ -43,7 +43,7 @@ extern "C" {
 
 int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   return guarded("MPI_Wait", [&] {
-    pointerArg(request, "request");
+    requestPointerArg(request);
     Request* r = requestOf(*request);
     if (isActive(r)) waitRequest(*r);
     MPI_Comm comm = r && r->comm ? r->comm->handle() : MPI_COMM_NULL;
@@ -56,7 +56,7 @@ ZMPI_ALIAS(MPI_Wait)
 
 int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   return guarded("MPI_Test", [&] {
-    pointerArg(request, "request");
+    requestPointerArg(request);
     pointerArg(flag, "flag");
     Request* r = requestOf(*request);
     *flag = !isActive(r) || testRequest(*r);
@@ -72,7 +72,7 @@ ZMPI_ALIAS(MPI_Test)
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   return guarded("MPI_Waitall", [&] {
     countArg(count);
-    if (count > 0) pointerArg(requests, "requests");
+    if (count > 0) requestPointerArg(requests, "requests");
     for (int i = 0; i < count; ++i) {
       Request* r = requestOf(requests[i]);
       if (isActive(r)) waitRequest(*r);
@@ -92,7 +92,7 @@ int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status status
   return guarded("MPI_Testall", [&] {
     countArg(count);
     pointerArg(flag, "flag");
-    if (count > 0) pointerArg(requests, "requests");
+    if (count > 0) requestPointerArg(requests, "requests");
     *flag = 1;
     for (int i = 0; i < count; ++i) {
       Request* r = requestOf(requests[i]);
@@ -111,7 +111,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* stat
   return guarded("MPI_Waitany", [&] {
     countArg(count);
     pointerArg(index, "index");
-    if (count > 0) pointerArg(requests, "requests");
+    if (count > 0) requestPointerArg(requests, "requests");
     if (!waitForAny(count, requests)) {
       *index = MPI_UNDEFINED;
       setEmptyStatus(status);
@@ -215,7 +215,7 @@ ZMPI_ALIAS(MPI_Request_get_status)
 
 int PMPI_Start(MPI_Request* request) {
   return guarded("MPI_Start", [&] {
-    pointerArg(request, "request");
+    requestPointerArg(request);
     Request* r = requestOf(*request);
     if (r == nullptr || !r->persistent) fail(MPI_ERR_REQUEST, "MPI_Start needs a persistent request");
     startRequest(*r);
@@ -239,7 +239,7 @@ ZMPI_ALIAS(MPI_Startall)
 
 int PMPI_Request_free(MPI_Request* request) {
   return guarded("MPI_Request_free", [&] {
-    pointerArg(request, "request");
+    requestPointerArg(request);
     Request* r = requestOf(*request);
     if (r == nullptr) fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
     if (r->kind == Request::Kind::Send || r->kind == Request::Kind::Recv) {
@@ -261,7 +261,7 @@ ZMPI_ALIAS(MPI_Request_free)
 
 int PMPI_Cancel(MPI_Request* request) {
   return guarded("MPI_Cancel", [&] {
-    pointerArg(request, "request");
+    requestPointerArg(request);
     Request* r = requestOf(*request);
     if (r == nullptr) fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
     // Receives not yet matched are cancelled; a send always completes normally

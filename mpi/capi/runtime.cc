@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "mpi/capi/predefined_handles.h"
+#include "mpi/core/keyval.h"
 #include "mpi/core/error.h"
 #include "transport/log.h"
 
@@ -43,6 +44,10 @@ void Runtime::init(int requiredThreadLevel) {
 void Runtime::finalize() {
   std::lock_guard lock(mutex_);
   if (state_ != State::Initialized) fail(MPI_ERR_OTHER, "MPI_Finalize called while MPI is not initialized");
+  // MPI-3.1 8.7.1: MPI_COMM_SELF's attributes are deleted first, as if it were freed
+  // (libraries hook their clean-up there), then MPI_COMM_WORLD's.
+  deleteAllAttributes(world_->commSelf());
+  deleteAllAttributes(world_->commWorld());
   world_->notifyFinalizing();
   runFinalizeBarrier(*world_);
   unbindWorldHandles();

@@ -67,6 +67,11 @@ inline void recvTagArg(int tag) {
   }
 }
 
+// A missing MPI_Request* / MPI_Request[] is MPI_ERR_REQUEST, as Open MPI reports it.
+inline void requestPointerArg(const void* pointer, const char* name = "request") {
+  if (pointer == nullptr) fail(MPI_ERR_REQUEST, std::string(name) + " is a null pointer");
+}
+
 inline void pointerArg(const void* pointer, const char* name) {
   if (pointer == nullptr) fail(MPI_ERR_ARG, std::string(name) + " is a null pointer");
 }
