@@ -13,6 +13,22 @@
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::capi;
 
+// Removed in MPI-3.0, so mpi.h declares them only for Open MPI's own build; Open MPI's
+// library still exports them, so zmpi does too (default visibility, as OMPI_DECLSPEC gives).
+extern "C" {
+#define ZMPI_EXPORT __attribute__((visibility("default")))
+ZMPI_EXPORT int PMPI_Type_extent(MPI_Datatype type, MPI_Aint* extent);
+ZMPI_EXPORT int PMPI_Type_lb(MPI_Datatype type, MPI_Aint* lb);
+ZMPI_EXPORT int PMPI_Type_ub(MPI_Datatype type, MPI_Aint* ub);
+ZMPI_EXPORT int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                  MPI_Datatype* newtype);
+ZMPI_EXPORT int PMPI_Type_hindexed(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype* newtype);
+ZMPI_EXPORT int PMPI_Type_struct(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype types[],
+                                 MPI_Datatype* newtype);
+#undef ZMPI_EXPORT
+}
+
 namespace {
 
 Datatype& anyTypeArg(MPI_Datatype type, const char* name = "datatype") {
@@ -324,5 +340,52 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* type) {
   });
 }
 ZMPI_ALIAS(MPI_Type_match_size)
+
+// --- MPI-1 forms, removed in MPI-3.0 ---
+
+int PMPI_Type_extent(MPI_Datatype type, MPI_Aint* extent) {
+  return guarded("MPI_Type_extent", [&] {
+    pointerArg(extent, "extent");
+    *extent = anyTypeArg(type).extent();
+    return MPI_SUCCESS;
+  });
+}
+ZMPI_ALIAS(MPI_Type_extent)
+
+int PMPI_Type_lb(MPI_Datatype type, MPI_Aint* lb) {
+  return guarded("MPI_Type_lb", [&] {
+    pointerArg(lb, "lb");
+    *lb = anyTypeArg(type).lb();
+    return MPI_SUCCESS;
+  });
+}
+ZMPI_ALIAS(MPI_Type_lb)
+
+int PMPI_Type_ub(MPI_Datatype type, MPI_Aint* ub) {
+  return guarded("MPI_Type_ub", [&] {
+    pointerArg(ub, "ub");
+    const Datatype& t = anyTypeArg(type);
+    *ub = t.lb() + t.extent();
+    return MPI_SUCCESS;
+  });
+}
+ZMPI_ALIAS(MPI_Type_ub)
+
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  return PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
+}
+ZMPI_ALIAS(MPI_Type_hvector)
+
+int PMPI_Type_hindexed(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype oldtype,
+                       MPI_Datatype* newtype) {
+  return PMPI_Type_create_hindexed(count, blocklengths, displacements, oldtype, newtype);
+}
+ZMPI_ALIAS(MPI_Type_hindexed)
+
+int PMPI_Type_struct(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype types[],
+                     MPI_Datatype* newtype) {
+  return PMPI_Type_create_struct(count, blocklengths, displacements, types, newtype);
+}
+ZMPI_ALIAS(MPI_Type_struct)
 
 }  // extern "C"

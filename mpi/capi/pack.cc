@@ -10,6 +10,9 @@
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::capi;
 
+// MPI-1's MPI_Address, removed in MPI-3.0 but still exported by Open MPI (see datatypes.cc).
+extern "C" __attribute__((visibility("default"))) int PMPI_Address(void* location, MPI_Aint* address);
+
 namespace {
 
 // Checks that `bytes` fit at `position` in a buffer of `size` bytes.
@@ -152,5 +155,8 @@ int PMPI_Get_address(const void* location, MPI_Aint* address) {
   });
 }
 ZMPI_ALIAS(MPI_Get_address)
+
+int PMPI_Address(void* location, MPI_Aint* address) { return PMPI_Get_address(location, address); }
+ZMPI_ALIAS(MPI_Address)
 
 }  // extern "C"
