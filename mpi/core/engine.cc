@@ -331,7 +331,37 @@ std::size_t Engine::unexpectedCount() {
 
 // ------------------------------------------------------------------ incoming traffic
 
+void Engine::setActiveMessageHandler(uint16_t kind, ActiveMessageHandler handler) {
+  if (kind < kFirstActiveMessageKind) fail(MPI_ERR_INTERN, "active message kinds start at 16");
+  std::lock_guard lock(mutex_);
+  if (handler) {
+    activeHandlers_[kind] = std::move(handler);
+  } else {
+    activeHandlers_.erase(kind);
+  }
+}
+
+void Engine::sendActiveMessage(int worldRank, uint16_t kind, const Envelope& envelope, zmq::message_t&& payload) {
+  transport::WireHeader header = makeHeader(MessageKind::Eager, jobHash_, envelope, payload.size());
+  header.kind = kind;
+  fabric_.send(worldRank, header, std::move(payload));
+}
+
 void Engine::onMessage(transport::WireMessage&& wire) {
+  if (wire.header.kind >= kFirstActiveMessageKind) {
+    ActiveMessageHandler handler;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = activeHandlers_.find(wire.header.kind);
+      if (it != activeHandlers_.end()) handler = it->second;
+    }
+    if (handler) {
+      handler(std::move(wire));
+    } else {
+      log::get("mpi")->warn("dropped an active message of unknown kind {}", wire.header.kind);
+    }
+    return;
+  }
   const auto kind = static_cast<MessageKind>(wire.header.kind);
   const Envelope envelope = envelopeOf(wire.header);
   switch (kind) {

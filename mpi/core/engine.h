@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -59,6 +60,17 @@ class Engine {
   void abort(const std::string& reason);
   void notifyProgress();
 
+  // --- active messages ---------------------------------------------------------------
+  // Message kinds >= kFirstActiveMessageKind are not point-to-point traffic: they go to a
+  // handler registered for the kind (one-sided communication uses this for passive-target
+  // operations). Handlers run on the progress thread: they must not block, and may send.
+  static constexpr uint16_t kFirstActiveMessageKind = 16;
+  using ActiveMessageHandler = std::function<void(transport::WireMessage&&)>;
+  void setActiveMessageHandler(uint16_t kind, ActiveMessageHandler handler);
+  void sendActiveMessage(int worldRank, uint16_t kind, const Envelope& envelope, zmq::message_t&& payload);
+  uint64_t jobHash() const { return jobHash_; }
+  int worldRank() const { return worldRank_; }
+
   std::size_t eagerLimit() const { return eagerLimit_; }
   std::size_t unexpectedCount();
 
@@ -94,6 +106,7 @@ class Engine {
   std::unordered_map<uint64_t, Request*> awaitingCts_;
   std::unordered_map<uint64_t, Request*> awaitingAck_;
   std::unordered_map<uint64_t, Request*> awaitingData_;
+  std::unordered_map<uint16_t, ActiveMessageHandler> activeHandlers_;
   bool aborted_ = false;
   std::string abortReason_;
 };
