@@ -1,6 +1,7 @@
 #include "mpi/coll/channel.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
@@ -25,8 +26,9 @@ Channel::~Channel() {
 
 int Channel::tagFor(int step) const { return static_cast<int>(((sequence_ & 0xffffu) << 15) | (step & 0x7fff)); }
 
-Request* Channel::start(Request::Kind kind, int peer, int step, void* data, std::size_t bytes) {
+std::unique_ptr<Request> Channel::make(Request::Kind kind, int peer, int step, void* data, std::size_t bytes) {
   if (peer < 0 || peer >= comm_.size()) fail(MPI_ERR_INTERN, "collective addressed a rank outside the communicator");
+  if (bytes > static_cast<std::size_t>(INT_MAX)) fail(MPI_ERR_INTERN, "collective message above INT_MAX bytes");
   auto request = std::make_unique<Request>(kind);
   request->comm = &comm_;
   request->buffer = data;
@@ -37,14 +39,42 @@ Request* Channel::start(Request::Kind kind, int peer, int step, void* data, std:
   request->tag = tagFor(step);
   request->context = comm_.collectiveContext();
   request->peerWorld = comm_.worldRankOf(peer);
+  return request;
+}
+
+void Channel::launch(Request& request) {
+  if (request.kind == Request::Kind::Send) {
+    comm_.world().engine().startSend(request);
+  } else {
+    comm_.world().engine().startRecv(request);
+  }
+}
+
+Request* Channel::start(Request::Kind kind, int peer, int step, void* data, std::size_t bytes) {
+  auto request = make(kind, peer, step, data, bytes);
   Request* raw = request.get();
   live_.push_back(std::move(request));
-  if (kind == Request::Kind::Send) {
-    comm_.world().engine().startSend(*raw);
-  } else {
-    comm_.world().engine().startRecv(*raw);
-  }
+  launch(*raw);
   return raw;
+}
+
+void Channel::startDetached(Request::Kind kind, int peer, int step, void* data, std::size_t bytes,
+                            std::function<void(int)> onDone) {
+  auto request = make(kind, peer, step, data, bytes);
+  request->onComplete = [done = std::move(onDone)](Request& r) { done(r.status.MPI_ERROR); };
+  // `freed`: the engine deletes the request right after completing it. Ownership passes
+  // before the start, since completion may happen inside it; if the start throws half-way
+  // (the world is going down) the request is leaked rather than freed under the engine.
+  request->freed = true;
+  launch(*request.release());
+}
+
+void Channel::isendDetached(int peer, int step, const void* data, std::size_t bytes, std::function<void(int)> onDone) {
+  startDetached(Request::Kind::Send, peer, step, const_cast<void*>(data), bytes, std::move(onDone));
+}
+
+void Channel::irecvDetached(int peer, int step, void* data, std::size_t bytes, std::function<void(int)> onDone) {
+  startDetached(Request::Kind::Recv, peer, step, data, bytes, std::move(onDone));
 }
 
 Request* Channel::isend(int peer, int step, const void* data, std::size_t bytes) {

@@ -5,6 +5,7 @@
 // and a per-step number. A collective therefore never matches a user's receive, and two
 // collectives in flight on one communicator never match each other's messages.
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -36,6 +37,15 @@ class Channel {
   // True if done (then the request is released, as by wait).
   bool test(Request* request);
 
+  // Fire-and-forget transfers for nonblocking collectives (coll/async.h): the engine owns
+  // the request and deletes it once complete, after calling `onDone` with the transfer's
+  // error code (MPI_SUCCESS, or MPI_ERR_TRUNCATE for a longer message). onDone runs on
+  // whichever thread completed the transfer (the world's progress thread, a zmq I/O thread
+  // releasing a zero-copy payload, or the caller when the data had already arrived): it
+  // must be short and must not block. The buffer must stay valid until onDone ran.
+  void isendDetached(int peer, int step, const void* data, std::size_t bytes, std::function<void(int)> onDone);
+  void irecvDetached(int peer, int step, void* data, std::size_t bytes, std::function<void(int)> onDone);
+
   void send(int peer, int step, const void* data, std::size_t bytes) { wait(isend(peer, step, data, bytes)); }
   void recv(int peer, int step, void* data, std::size_t bytes) { wait(irecv(peer, step, data, bytes)); }
   void sendrecv(int dest, int sendStep, const void* sendData, std::size_t sendBytes, int source, int recvStep,
@@ -43,7 +53,11 @@ class Channel {
 
  private:
   int tagFor(int step) const;
+  std::unique_ptr<Request> make(Request::Kind kind, int peer, int step, void* data, std::size_t bytes);
+  void launch(Request& request);
   Request* start(Request::Kind kind, int peer, int step, void* data, std::size_t bytes);
+  void startDetached(Request::Kind kind, int peer, int step, void* data, std::size_t bytes,
+                     std::function<void(int)> onDone);
 
   Communicator& comm_;
   uint32_t sequence_;

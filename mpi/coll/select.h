@@ -1,0 +1,34 @@
+#pragma once
+// Which algorithm each collective uses, by message size and rank count. Every rank must
+// choose the same, so the inputs are only values all ranks agree on (sizes from matching
+// type signatures, the communicator size, the op, environment variables the launcher
+// passes to every rank).
+//
+// ZMPI_COLL_<COLLECTIVE>=<algorithm> forces a choice (tests, tuning), e.g.
+// ZMPI_COLL_ALLREDUCE=ring. A forced algorithm that cannot serve the call (ring with a
+// non-commutative op, recursive doubling allgather on 6 ranks, ...) falls back to the
+// default choice; an unknown name is an error.
+#include <cstddef>
+
+namespace zmpi::mpi::coll {
+
+// Above these sizes the bandwidth-bound algorithm wins over the latency-bound one.
+inline constexpr std::size_t kBcastScatterAllgatherMinBytes = 256 * 1024;
+inline constexpr int kBcastScatterAllgatherMinRanks = 3;  // p = 2 gains nothing
+inline constexpr std::size_t kAllreduceLargeMinBytes = 64 * 1024;
+inline constexpr std::size_t kAllgatherRingMinBytes = 512 * 1024;  // all ranks' data together
+inline constexpr std::size_t kGatherLinearMinBytes = 64 * 1024;    // all ranks' data together
+
+enum class BcastAlgorithm { Binomial, ScatterAllgather };
+enum class AllreduceAlgorithm { RecursiveDoubling, Rabenseifner, Ring };
+enum class AllgatherAlgorithm { RecursiveDoubling, Bruck, Ring };
+enum class RootedAlgorithm { Binomial, Linear };  // gather and scatter
+
+BcastAlgorithm selectBcast(std::size_t bytes, int ranks);
+// `splittable`: the datatype can be cut into element ranges (Reduction::splittable).
+AllreduceAlgorithm selectAllreduce(std::size_t bytes, std::size_t count, int ranks, bool commutative, bool splittable);
+AllgatherAlgorithm selectAllgather(std::size_t totalBytes, int ranks);
+RootedAlgorithm selectGather(std::size_t totalBytes, int ranks);
+RootedAlgorithm selectScatter(std::size_t totalBytes, int ranks);
+
+}  // namespace zmpi::mpi::coll
