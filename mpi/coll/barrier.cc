@@ -1,17 +1,23 @@
 #include "mpi/coll/barrier.h"
 
-#include "mpi/coll/channel.h"
-
 namespace zmpi::mpi::coll {
 
-void barrierDissemination(Communicator& comm) {
-  Channel channel(comm);
-  const int p = channel.size();
-  const int r = channel.rank();
-  char token = 0, sink = 0;
+void barrierDissemination(Schedule& s) {
+  const int p = s.size();
+  const int r = s.rank();
+  char* token = s.scratch(2);
+  token[0] = 0;
   for (int distance = 1, step = 0; distance < p; distance *= 2, ++step) {
-    channel.sendrecv((r + distance) % p, step, &token, 1, (r - distance + p) % p, step, &sink, 1);
+    s.recv((r - distance + p) % p, step, token + 1, 1);
+    s.send((r + distance) % p, step, token, 1);
+    s.fence();
   }
+}
+
+void barrierDissemination(Communicator& comm) {
+  Schedule schedule(comm);
+  barrierDissemination(schedule);
+  run(schedule);
 }
 
 }  // namespace zmpi::mpi::coll
