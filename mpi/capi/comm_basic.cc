@@ -1,7 +1,6 @@
 // The communicator queries every program calls first.
 #include "mpi/capi/entry.h"
 #include "mpi/capi/validate.h"
-#include "mpi/coll/barrier.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::capi;
@@ -27,13 +26,5 @@ int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
   });
 }
 ZMPI_ALIAS(MPI_Comm_rank)
-
-int PMPI_Barrier(MPI_Comm comm) {
-  return guardedComm("MPI_Barrier", comm, [&] {
-    coll::barrierDissemination(commArg(comm));
-    return MPI_SUCCESS;
-  });
-}
-ZMPI_ALIAS(MPI_Barrier)
 
 }  // extern "C"

@@ -1,0 +1,157 @@
+// Argument checks of the data-movement collectives (see collective_args.h).
+#include "mpi/capi/collective_args.h"
+
+#include <vector>
+
+#include "mpi/capi/collective_validate.h"
+
+namespace zmpi::mpi::capi {
+namespace {
+
+// A send side this rank must describe: count, type, buffer (MPI_IN_PLACE handled by the caller).
+const Datatype* sendArgs(const void* sendbuf, int sendcount, MPI_Datatype sendtype) {
+  countArg(sendcount, "sendcount");
+  const Datatype* type = &typeArg(sendtype);
+  dataArg(sendbuf, sendcount, *type, "sendbuf");
+  return type;
+}
+
+const Datatype* recvArgs(void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  countArg(recvcount, "recvcount");
+  const Datatype* type = &typeArg(recvtype);
+  dataArg(recvbuf, recvcount, *type, "recvbuf");
+  return type;
+}
+
+// The v-variants' side: counts, displacements, type, and a buffer if anything moves.
+const Datatype* vectorArgs(const Communicator& comm, const void* buffer, const int* counts, const int* displs,
+                           MPI_Datatype type, const char* side) {
+  const std::string name(side);
+  countsArg(comm, counts, (name + "counts").c_str());
+  displacementsArg(displs, (name + " displacements").c_str());
+  const Datatype* t = &typeArg(type);
+  int any = 0;
+  for (int i = 0; i < comm.size(); ++i) any |= counts[i] > 0;
+  dataArg(buffer, any, *t, (name + "buf").c_str());
+  return t;
+}
+
+}  // namespace
+
+coll::Plan barrierPlan(MPI_Comm comm) { return coll::planBarrier(commArg(comm)); }
+
+coll::Plan bcastPlan(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  countArg(count);
+  const Datatype& type = typeArg(datatype);
+  rootArg(c, root);
+  dataArg(buffer, count, type, "buffer");
+  return coll::planBcast(c, buffer, count, type, root);
+}
+
+coll::Plan gatherPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  rootArg(c, root);
+  const bool isRoot = c.rank() == root;
+  const Datatype* st = isRoot && sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
+  const Datatype* rt = isRoot ? recvArgs(recvbuf, recvcount, recvtype) : nullptr;
+  return coll::planGather(c, sendbuf, sendcount, st, recvbuf, recvcount, rt, root);
+}
+
+coll::Plan gathervPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                       const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  rootArg(c, root);
+  const bool isRoot = c.rank() == root;
+  const Datatype* st = isRoot && sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
+  const Datatype* rt = isRoot ? vectorArgs(c, recvbuf, recvcounts, displs, recvtype, "recv") : nullptr;
+  if (isRoot && recvbuf == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE");
+  return coll::planGatherv(c, sendbuf, sendcount, st, recvbuf, recvcounts, displs, rt, root);
+}
+
+coll::Plan scatterPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  rootArg(c, root);
+  const bool isRoot = c.rank() == root;
+  const Datatype* st = isRoot ? sendArgs(sendbuf, sendcount, sendtype) : nullptr;
+  const Datatype* rt = isRoot && recvbuf == MPI_IN_PLACE ? nullptr : recvArgs(recvbuf, recvcount, recvtype);
+  return coll::planScatter(c, sendbuf, sendcount, st, recvbuf, recvcount, rt, root);
+}
+
+coll::Plan scattervPlan(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                        void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  rootArg(c, root);
+  const bool isRoot = c.rank() == root;
+  const Datatype* st = isRoot ? vectorArgs(c, sendbuf, sendcounts, displs, sendtype, "send") : nullptr;
+  if (isRoot && sendbuf == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE");
+  const Datatype* rt = isRoot && recvbuf == MPI_IN_PLACE ? nullptr : recvArgs(recvbuf, recvcount, recvtype);
+  return coll::planScatterv(c, sendbuf, sendcounts, displs, st, recvbuf, recvcount, rt, root);
+}
+
+coll::Plan allgatherPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  const Datatype* st = sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
+  const Datatype* rt = recvArgs(recvbuf, recvcount, recvtype);
+  return coll::planAllgather(c, sendbuf, sendcount, st, recvbuf, recvcount, *rt);
+}
+
+coll::Plan allgathervPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  const Datatype* st = sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
+  const Datatype* rt = vectorArgs(c, recvbuf, recvcounts, displs, recvtype, "recv");
+  if (recvbuf == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE");
+  return coll::planAllgatherv(c, sendbuf, sendcount, st, recvbuf, recvcounts, displs, *rt);
+}
+
+coll::Plan alltoallPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  const Datatype* st = sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
+  const Datatype* rt = recvArgs(recvbuf, recvcount, recvtype);
+  return coll::planAlltoall(c, sendbuf, sendcount, st, recvbuf, recvcount, *rt);
+}
+
+coll::Plan alltoallvPlan(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  const Datatype* st =
+      sendbuf == MPI_IN_PLACE ? nullptr : vectorArgs(c, sendbuf, sendcounts, sdispls, sendtype, "send");
+  const Datatype* rt = vectorArgs(c, recvbuf, recvcounts, rdispls, recvtype, "recv");
+  if (recvbuf == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE");
+  return coll::planAlltoallv(c, sendbuf, sendcounts, sdispls, st, recvbuf, recvcounts, rdispls, *rt);
+}
+
+coll::Plan alltoallwPlan(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  const auto p = static_cast<std::size_t>(c.size());
+  const bool inPlace = sendbuf == MPI_IN_PLACE;
+  std::vector<const Datatype*> st(p, nullptr), rt(p, nullptr);
+  if (!inPlace) {
+    countsArg(c, sendcounts, "sendcounts");
+    displacementsArg(sdispls, "send displacements");
+    pointerArg(sendtypes, "sendtypes");
+  }
+  countsArg(c, recvcounts, "recvcounts");
+  displacementsArg(rdispls, "receive displacements");
+  pointerArg(recvtypes, "recvtypes");
+  if (recvbuf == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE");
+  for (std::size_t i = 0; i < p; ++i) {
+    if (!inPlace) {
+      st[i] = &typeArg(sendtypes[i]);
+      bufferArg(sendbuf, sendcounts[i], *st[i]);
+    }
+    rt[i] = &typeArg(recvtypes[i]);
+    bufferArg(recvbuf, recvcounts[i], *rt[i]);
+  }
+  return coll::planAlltoallw(c, sendbuf, sendcounts, sdispls, st.data(), recvbuf, recvcounts, rdispls, rt.data());
+}
+
+}  // namespace zmpi::mpi::capi
