@@ -1,0 +1,221 @@
+#pragma once
+// Helpers for the collective tests: N mock-mode worlds run as threads (no sockets; the
+// MockNetwork records every message), small test ops, and message-pattern views.
+// Catch2 assertions are not thread-safe: rank bodies record what they saw, the test
+// thread checks it after the ranks joined.
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mpi/coll/async.h"
+#include "mpi/coll/collectives.h"
+#include "mpi/coll/schedule.h"
+#include "mpi/comm/communicator.h"
+#include "mpi/core/error.h"
+#include "mpi/core/world.h"
+#include "mpi/datatype/predefined.h"
+#include "mpi/op/op.h"
+
+namespace zmpi::mpi::testing {
+
+// Runs body(world) on `size` mock worlds, one thread each, and joins them. Exceptions in
+// a rank are rethrown here after all threads ended.
+inline std::shared_ptr<MockNetwork> runRanks(int size, const std::function<void(World&)>& body) {
+  auto network = std::make_shared<MockNetwork>(size);
+  std::vector<std::thread> threads;
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(size));
+  for (int rank = 0; rank < size; ++rank) {
+    threads.emplace_back([&, rank] {
+      try {
+        WorldConfig config;
+        config.rank = rank;
+        config.size = size;
+        config.jobId = "coll-test";
+        config.mock = network;
+        World world(config);
+        body(world);
+        world.shutdown();
+      } catch (...) {
+        errors[static_cast<std::size_t>(rank)] = std::current_exception();
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return network;
+}
+
+// Per-rank results gathered for checking in the test thread.
+template <typename T>
+class PerRank {
+ public:
+  explicit PerRank(int size) : values_(static_cast<std::size_t>(size)) {}
+  void set(int rank, T value) {
+    std::lock_guard lock(mutex_);
+    values_[static_cast<std::size_t>(rank)] = std::move(value);
+  }
+  T operator[](int rank) const { return values_[static_cast<std::size_t>(rank)]; }
+
+ private:
+  std::mutex mutex_;
+  std::vector<T> values_;
+};
+
+// Integer sum over elements of any basic integer-sized type the tests use (int).
+class TestSum : public Op {
+ public:
+  void apply(const void* in, void* inout, std::size_t count, const Datatype& type) const override {
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto offset = static_cast<std::ptrdiff_t>(i) * type.extent();
+      int a, b;
+      std::memcpy(&a, static_cast<const char*>(in) + offset, sizeof a);
+      std::memcpy(&b, static_cast<char*>(inout) + offset, sizeof b);
+      b += a;
+      std::memcpy(static_cast<char*>(inout) + offset, &b, sizeof b);
+    }
+  }
+  bool commutative() const override { return true; }
+};
+
+// Floating-point sum: its rounding depends on the order of combination, so it shows
+// whether every rank computed the same expression.
+class TestDoubleSum : public Op {
+ public:
+  void apply(const void* in, void* inout, std::size_t count, const Datatype& type) const override {
+    for (std::size_t i = 0; i < count; ++i) {
+      const double* a = reinterpret_cast<const double*>(static_cast<const char*>(in) + i * sizeof(double));
+      double* b = reinterpret_cast<double*>(static_cast<char*>(inout) + i * sizeof(double));
+      *b = *a + *b;
+    }
+  }
+  bool commutative() const override { return true; }
+};
+
+// A non-commutative, associative op: 2x2 matrices of uint32 (wrapping), inout = in * inout.
+// Elements are 16-byte units (kMatrixType); results show the order of combination.
+class TestMatrixProduct : public Op {
+ public:
+  explicit TestMatrixProduct(bool commutative = false) : commutative_(commutative) {}
+  void apply(const void* in, void* inout, std::size_t count, const Datatype& type) const override {
+    for (std::size_t i = 0; i < count; ++i) {
+      uint32_t a[4], b[4], c[4];
+      const auto offset = static_cast<std::ptrdiff_t>(i) * type.extent();
+      std::memcpy(a, static_cast<const char*>(in) + offset, sizeof a);
+      std::memcpy(b, static_cast<char*>(inout) + offset, sizeof b);
+      c[0] = a[0] * b[0] + a[1] * b[2];
+      c[1] = a[0] * b[1] + a[1] * b[3];
+      c[2] = a[2] * b[0] + a[3] * b[2];
+      c[3] = a[2] * b[1] + a[3] * b[3];
+      std::memcpy(static_cast<char*>(inout) + offset, c, sizeof c);
+    }
+  }
+  bool commutative() const override { return commutative_; }
+
+ private:
+  bool commutative_;
+};
+
+using Matrix = std::array<uint32_t, 4>;
+inline Matrix multiply(const Matrix& a, const Matrix& b) {
+  return {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
+}
+// A distinct, invertible-looking matrix per (rank, element).
+inline Matrix matrixOf(int rank, std::size_t element) {
+  const auto r = static_cast<uint32_t>(rank), e = static_cast<uint32_t>(element);
+  return {1 + r, 2 + e, 3 * r + e, 1 + 5 * r};
+}
+
+inline Datatype& intType() {
+  bindPredefinedDatatypes();
+  return *datatypeOf(MPI_INT);
+}
+inline Datatype& doubleType() {
+  bindPredefinedDatatypes();
+  return *datatypeOf(MPI_DOUBLE);
+}
+// An opaque 16-byte element for the matrix op.
+inline Datatype& matrixType() {
+  static Datatype* type = Datatype::makeBasic(Primitive::Byte, 16, "test-matrix");
+  return *type;
+}
+
+// The messages one rank sent, as (to, bytes) in order; handy for pattern assertions.
+struct Sent {
+  int to;
+  uint64_t bytes;
+  bool operator==(const Sent&) const = default;
+};
+inline std::vector<Sent> sentBy(const MockNetwork& network, int rank) {
+  std::vector<Sent> out;
+  for (const SentRecord& record : network.sentBy(rank)) out.push_back({record.to, record.payloadBytes});
+  return out;
+}
+
+inline std::string describe(const std::vector<Sent>& sent) {
+  std::string text;
+  for (const Sent& s : sent) text += "(" + std::to_string(s.to) + "," + std::to_string(s.bytes) + ")";
+  return text;
+}
+
+}  // namespace zmpi::mpi::testing
+
+namespace zmpi::mpi::testing {
+
+// Runs a plan as the blocking call does, or as the nonblocking one followed by a wait.
+enum class Mode { Blocking, Nonblocking };
+inline void execute(coll::Plan plan, Mode mode) {
+  if (mode == Mode::Blocking) {
+    coll::run(*plan);
+    return;
+  }
+  std::unique_ptr<coll::CollectiveRequest> request(coll::start(std::move(plan)));
+  coll::wait(*request);
+  if (request->status.MPI_ERROR != MPI_SUCCESS) throw MpiError(request->status.MPI_ERROR, "collective failed");
+}
+
+// Forces an algorithm (ZMPI_COLL_<collective>) for the scope; set while no rank runs.
+class ForceAlgorithm {
+ public:
+  ForceAlgorithm(const char* collective, const std::string& name) : variable_(std::string("ZMPI_COLL_") + collective) {
+    if (name.empty()) {
+      unsetenv(variable_.c_str());
+    } else {
+      setenv(variable_.c_str(), name.c_str(), 1);
+    }
+  }
+  ~ForceAlgorithm() { unsetenv(variable_.c_str()); }
+  ForceAlgorithm(const ForceAlgorithm&) = delete;
+  ForceAlgorithm& operator=(const ForceAlgorithm&) = delete;
+
+ private:
+  std::string variable_;
+};
+
+// An int with 4 bytes of padding after it (MPI_Type_create_resized(MPI_INT, 0, 8)): data
+// of this type has gaps the collectives must neither read into results nor overwrite.
+inline Datatype& paddedIntType() {
+  static Datatype* type = [] {
+    auto* t = new Datatype();
+    t->name = "padded-int";
+    t->mutableBlocks() = {{0, sizeof(int)}};
+    t->setSize(sizeof(int));
+    t->setBounds(0, 2 * sizeof(int));
+    t->setTrueBounds(0, sizeof(int));
+    t->setPrimitive(Primitive::Int, 1);
+    t->finalize();
+    t->markCommitted();
+    return t;
+  }();
+  return *type;
+}
+
+}  // namespace zmpi::mpi::testing
