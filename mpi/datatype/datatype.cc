@@ -80,6 +80,35 @@ void Datatype::finalizeRuns() {
               static_cast<std::ptrdiff_t>(runs_[0].count * primitiveExtent(runs_[0].primitive)) == extent();
 }
 
+std::optional<std::size_t> Datatype::elementsIn(std::size_t bytes) const {
+  if (size_ == 0) return 0;
+  std::size_t elements = bytes / size_ * primitiveCount_;
+  std::size_t rest = bytes % size_;
+  for (const PrimitiveRun& run : runs_) {
+    if (rest == 0) break;
+    const std::size_t unit = primitiveSize(run.primitive);
+    const std::size_t n = std::min(run.count, rest / unit);
+    elements += n;
+    rest -= n * unit;
+    if (n < run.count) break;
+  }
+  if (rest != 0) return std::nullopt;
+  return elements;
+}
+
+std::size_t Datatype::bytesOfElements(std::size_t elements) const {
+  if (primitiveCount_ == 0) return 0;
+  std::size_t bytes = elements / primitiveCount_ * size_;
+  std::size_t rest = elements % primitiveCount_;
+  for (const PrimitiveRun& run : runs_) {
+    if (rest == 0) break;
+    const std::size_t n = std::min(run.count, rest);
+    bytes += n * primitiveSize(run.primitive);
+    rest -= n;
+  }
+  return bytes;
+}
+
 void Datatype::release() {
   if (refs_.fetch_sub(1) == 1 && !predefined_) delete this;
 }

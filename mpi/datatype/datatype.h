@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ class Datatype {
   // Number of primitive elements in one element of this type (for MPI_Get_elements).
   std::size_t primitiveCount() const { return primitiveCount_; }
   const std::vector<TypeBlock>& blocks() const { return blocks_; }
+  // Basic elements in the first `bytes` packed bytes of a message of this type
+  // (MPI_Get_elements), counting along the type map; nullopt when the bytes end inside a
+  // basic element.
+  std::optional<std::size_t> elementsIn(std::size_t bytes) const;
+  // Packed bytes of the first `elements` basic elements (MPI_Status_set_elements).
+  std::size_t bytesOfElements(std::size_t elements) const;
   // Runs in type-map order, merged where adjacent. For a type of one basic kind built
   // without runs, finalize() derives them from the blocks.
   const std::vector<PrimitiveRun>& runs() const { return runs_; }

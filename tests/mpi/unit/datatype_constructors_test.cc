@@ -169,6 +169,16 @@ TEST_CASE("struct types mix basic kinds; no alignment padding is added (as Open 
   CHECK(type->contentAddresses == std::vector<MPI_Aint>{0, 8, 16});
   CHECK(type->contentTypes == std::vector<MPI_Datatype>{MPI_CHAR, MPI_DOUBLE, MPI_INT});
 
+  SECTION("elements in a partial message count along the type map") {
+    CHECK(type->elementsIn(17) == 4u);
+    CHECK(type->elementsIn(1) == 1u);
+    CHECK(type->elementsIn(9) == 2u);
+    CHECK(type->elementsIn(13) == 3u);
+    CHECK(type->elementsIn(17 + 9) == 6u);
+    CHECK_FALSE(type->elementsIn(5).has_value());
+    CHECK(type->bytesOfElements(3) == 13);
+    CHECK(type->bytesOfElements(6) == 26);
+  }
   SECTION("a trailing char is not padded to the double's alignment") {
     const int ones[] = {1, 1};
     const MPI_Aint at[] = {0, 8};
