@@ -137,6 +137,7 @@ class Datatype {
   std::vector<TypeBlock> blocks_;
   std::vector<PrimitiveRun> runs_;
   std::vector<Datatype*> held_;
+  std::size_t uniformLength_ = 0;  // every block's length if they are all equal, else 0
   bool contiguous_ = false;
   bool denseRun_ = false;
   bool explicitLb_ = false;
