@@ -1,7 +1,7 @@
 #pragma once
 // A datatype as zmpi uses it: a byte size, lower bound and extent, and the type map
-// flattened at commit into contiguous byte blocks, so packing is a loop of memcpys with
-// no per-element dispatch. `primitive` names the single basic type all elements are made
+// flattened when the type is built (mpi/datatype/type_builder.h; commit only marks it)
+// into merged byte blocks, so packing is a loop of memcpys with no per-element dispatch. `primitive` names the single basic type all elements are made
 // of (what reduction ops dispatch on), or Mixed for structs of different basic types.
 #include <mpi.h>
 
