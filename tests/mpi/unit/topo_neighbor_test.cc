@@ -77,14 +77,15 @@ TEST_CASE("ranks outside a smaller grid get no communicator", "[topo][cart][mock
 
 TEST_CASE("Cart_sub splits a grid into rows with the row's shape", "[topo][cart][mock]") {
   constexpr int n = 6;
-  std::array<std::vector<int>, n> rows;
+  std::array<std::vector<int>, n> rows, shapes;
   runMockWorlds(n, [&](World& world) {
     auto cart = createCartesian(world.commWorld(), grid({2, 3}, {false, true}));
     auto row = createCartesianSub(*cart, {false, true});
-    REQUIRE(cartesianOf(*row).dims == std::vector<int>{3});
+    shapes[static_cast<std::size_t>(world.rank())] = cartesianOf(*row).dims;
     rows[static_cast<std::size_t>(world.rank())] = row->group().worldRanks();
   });
   for (int r = 0; r < n; ++r) {
+    CHECK(shapes[static_cast<std::size_t>(r)] == std::vector<int>{3});
     CHECK(rows[static_cast<std::size_t>(r)] == (r < 3 ? std::vector<int>{0, 1, 2} : std::vector<int>{3, 4, 5}));
   }
 }
