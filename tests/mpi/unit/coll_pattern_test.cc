@@ -99,20 +99,21 @@ TEST_CASE("scatter-allgather bcast: binomial scatter of p pieces, then a ring", 
 }
 
 TEST_CASE("binomial reduce: children fold into parents; non-commutative via rank 0", "[coll][pattern]") {
-  auto reduce = [](const Op& op, int root) {
-    return [&op, root](Schedule& s) {
-      const Reduction reduction(op, intType(), 3);
-      char* in = s.scratch(12);
-      std::memset(in, 0, 12);
-      reduceBinomial(s, reduction, in, s.scratch(12), root);
+  // Three elements: ints for the sum, 16-byte matrices for the (non-commutative) product.
+  auto reduce = [](const Op& op, const Datatype& type, int root) {
+    return [&op, &type, root](Schedule& s) {
+      const Reduction reduction(op, type, 3);
+      char* in = s.scratch(reduction.bytes());
+      std::memset(in, 0, reduction.bytes());
+      reduceBinomial(s, reduction, in, s.scratch(reduction.bytes()), root);
     };
   };
-  expect(patternOf(4, reduce(sum, 0)), {{}, {{0, 12}}, {{0, 12}}, {{2, 12}}});
-  expect(patternOf(5, reduce(sum, 0)), {{}, {{0, 12}}, {{0, 12}}, {{2, 12}}, {{0, 12}}});
+  expect(patternOf(4, reduce(sum, intType(), 0)), {{}, {{0, 12}}, {{0, 12}}, {{2, 12}}});
+  expect(patternOf(5, reduce(sum, intType(), 0)), {{}, {{0, 12}}, {{0, 12}}, {{2, 12}}, {{0, 12}}});
   // Commutative: the tree is rooted at the root (relative rank v = rank - 2 mod 5).
-  expect(patternOf(5, reduce(sum, 2)), {{{4, 12}}, {{2, 12}}, {}, {{2, 12}}, {{2, 12}}});
+  expect(patternOf(5, reduce(sum, intType(), 2)), {{{4, 12}}, {{2, 12}}, {}, {{2, 12}}, {{2, 12}}});
   // Non-commutative: the tree stays rooted at 0, which forwards the result.
-  expect(patternOf(5, reduce(product, 2)), {{{2, 12}}, {{0, 12}}, {{0, 12}}, {{2, 12}}, {{0, 12}}});
+  expect(patternOf(5, reduce(product, matrixType(), 2)), {{{2, 48}}, {{0, 48}}, {{0, 48}}, {{2, 48}}, {{0, 48}}});
 }
 
 TEST_CASE("recursive doubling allreduce: partners r XOR 2^k, non-powers of two fold in and out", "[coll][pattern]") {
