@@ -60,7 +60,7 @@ Request* makeSendRequest(const void* buf, int count, MPI_Datatype type, int dest
   request->comm = &c;
   request->buffer = const_cast<void*>(buf);
   request->count = count;
-  request->type = &t;
+  request->holdType(&t);
   request->peer = dest;
   request->commRank = c.rank();
   request->tag = tag;
@@ -81,7 +81,7 @@ Request* makeRecvRequest(void* buf, int count, MPI_Datatype type, int source, in
   request->comm = &c;
   request->buffer = buf;
   request->count = count;
-  request->type = &t;
+  request->holdType(&t);
   request->peer = source;
   request->tag = tag;
   request->context = c.p2pContext();

@@ -300,12 +300,10 @@ int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
 ZMPI_ALIAS(MPI_Get_count)
 
 static MPI_Count elementsOf(const MPI_Status* status, Datatype* t) {
-  if (t->size() == 0 || t->primitiveCount() == 0) return 0;
-  const MPI_Count whole = static_cast<MPI_Count>(status->_ucount / t->size());
-  const std::size_t rest = status->_ucount % t->size();
-  const std::size_t perElement = t->size() / t->primitiveCount();
-  if (rest % perElement) return MPI_UNDEFINED;
-  return whole * static_cast<MPI_Count>(t->primitiveCount()) + static_cast<MPI_Count>(rest / perElement);
+  // Exact for partial messages of mixed structs: the type map says how many basic
+  // elements the received bytes hold (MPI_UNDEFINED if they end inside one).
+  auto elements = t->elementsIn(status->_ucount);
+  return elements ? static_cast<MPI_Count>(*elements) : MPI_UNDEFINED;
 }
 
 int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count) {
@@ -331,8 +329,8 @@ ZMPI_ALIAS(MPI_Get_elements_x)
 int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype type, int count) {
   return guarded("MPI_Status_set_elements", [&] {
     pointerArg(status, "status");
-    Datatype* t = datatypeOf(type);
-    status->_ucount = static_cast<std::size_t>(count) * (t->primitiveCount() ? t->size() / t->primitiveCount() : 0);
+    countArg(count);
+    status->_ucount = datatypeOf(type)->bytesOfElements(static_cast<std::size_t>(count));
     return MPI_SUCCESS;
   });
 }
@@ -341,8 +339,8 @@ ZMPI_ALIAS(MPI_Status_set_elements)
 int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype type, MPI_Count count) {
   return guarded("MPI_Status_set_elements_x", [&] {
     pointerArg(status, "status");
-    Datatype* t = datatypeOf(type);
-    status->_ucount = static_cast<std::size_t>(count) * (t->primitiveCount() ? t->size() / t->primitiveCount() : 0);
+    if (count < 0) fail(MPI_ERR_COUNT, "count is negative");
+    status->_ucount = datatypeOf(type)->bytesOfElements(static_cast<std::size_t>(count));
     return MPI_SUCCESS;
   });
 }

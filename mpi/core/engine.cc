@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "mpi/core/error.h"
 #include "mpi/datatype/datatype.h"
@@ -24,10 +25,16 @@ void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int erro
   status._ucount = bytes;
 }
 
+std::chrono::microseconds spinTimeFromEnvironment() {
+  const char* value = std::getenv("ZMPI_SPIN_US");
+  return std::chrono::microseconds(value != nullptr ? std::strtoll(value, nullptr, 10) : 50);
+}
+
 }  // namespace
 
 Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
-    : worldRank_(worldRank), jobHash_(jobHash), fabric_(fabric), eagerLimit_(eagerLimitFromEnvironment()) {}
+    : worldRank_(worldRank), jobHash_(jobHash), fabric_(fabric), eagerLimit_(eagerLimitFromEnvironment()),
+      spinTime_(spinTimeFromEnvironment()) {}
 
 Engine::~Engine() = default;
 
@@ -231,6 +238,23 @@ void Engine::freeRequest(Request& request) {
 
 void Engine::wait(Request& request) {
   if (request.done.load(std::memory_order_acquire)) return;
+  // Spin briefly, draining the shared-memory rings ourselves: a reply that arrives within
+  // microseconds completes the request on this thread, with no hand-off and no system
+  // call. Then block on the condition variable; the progress thread carries on.
+  if (spinTime_.count() > 0) {
+    fabric_.enterPolling();
+    auto deliver = [this](transport::WireMessage&& message) { onMessage(std::move(message)); };
+    const auto deadline = std::chrono::steady_clock::now() + spinTime_;
+    while (!request.done.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline) {
+      if (fabric_.pollFast(deliver) == 0) std::this_thread::yield();
+    }
+    fabric_.leavePolling();
+    // A sender that wrote while we were polling rang no doorbell; if the progress thread
+    // is asleep nobody else would look. Having left the pollers, one more look suffices:
+    // later writers see no poller and ring the doorbell themselves.
+    if (fabric_.hasFastData()) fabric_.wake();
+    if (request.done.load(std::memory_order_acquire)) return;
+  }
   std::unique_lock lock(mutex_);
   progress_.wait(lock, [&] { return request.done.load(std::memory_order_acquire) || aborted_; });
   if (!request.done.load()) throwIfAborted();
@@ -365,6 +389,8 @@ void Engine::onMessage(transport::WireMessage&& wire) {
   const auto kind = static_cast<MessageKind>(wire.header.kind);
   const Envelope envelope = envelopeOf(wire.header);
   switch (kind) {
+    case MessageKind::Doorbell:
+      return;  // a wake-up only; the fabric normally swallows it
     case MessageKind::Eager:
     case MessageKind::EagerSync:
     case MessageKind::Rts: {

@@ -72,6 +72,8 @@ class Engine {
   int worldRank() const { return worldRank_; }
 
   std::size_t eagerLimit() const { return eagerLimit_; }
+  // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us).
+  std::chrono::microseconds spinTime() const { return spinTime_; }
   std::size_t unexpectedCount();
 
  private:
@@ -96,6 +98,7 @@ class Engine {
   uint64_t jobHash_;
   Fabric& fabric_;
   std::size_t eagerLimit_;
+  std::chrono::microseconds spinTime_;
 
   std::mutex mutex_;
   std::condition_variable progress_;

@@ -16,7 +16,8 @@
 
 namespace zmpi::mpi {
 
-enum class MessageKind : uint16_t { Eager = 1, EagerSync = 2, Rts = 3, Cts = 4, Data = 5, SyncAck = 6 };
+// Doorbell carries nothing: it only wakes a receiver whose shared-memory rings got data.
+enum class MessageKind : uint16_t { Eager = 1, EagerSync = 2, Rts = 3, Cts = 4, Data = 5, SyncAck = 6, Doorbell = 7 };
 
 struct Envelope {
   int32_t context = 0;

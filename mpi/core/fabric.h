@@ -4,6 +4,8 @@
 // zmq fabric (real sockets) and the mock fabric (in-process, recording every send, for
 // tests that assert exactly which messages a collective sends, to whom, in which order).
 #include <chrono>
+#include <cstddef>
+#include <functional>
 #include <optional>
 
 #include "transport/wire.h"
@@ -19,6 +21,18 @@ class Fabric {
   virtual void wake() = 0;
   // Stops sending and receiving; called once, after the last message, before destruction.
   virtual void close() = 0;
+
+  // --- the same-host fast path (shared memory); fabrics without one keep the defaults ---
+  // Delivers every message already waiting in shared memory, without blocking; any thread
+  // may call it (one drains at a time). Returns how many were delivered.
+  virtual std::size_t pollFast(const std::function<void(transport::WireMessage&&)>& deliver) { return 0; }
+  // A thread about to look at the fast path without being woken registers itself, so
+  // senders skip the doorbell while it does.
+  virtual void enterPolling() {}
+  virtual void leavePolling() {}
+  virtual bool hasFastData() { return false; }
+  // Writes messages that did not fit into a full ring; true while some are still queued.
+  virtual bool flushQueued() { return false; }
 };
 
 }  // namespace zmpi::mpi

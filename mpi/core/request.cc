@@ -1,12 +1,23 @@
 #include "mpi/core/request.h"
 
 #include "mpi/core/error.h"
+#include "mpi/datatype/datatype.h"
 
 namespace zmpi::mpi {
 
 Request::Request(Kind k) : kind(k) { bindHandle(&handle_, HandleKind::Request, this); }
 
-Request::~Request() { handle_.header.magic = 0; }
+Request::~Request() {
+  handle_.header.magic = 0;
+  if (heldType_) heldType_->release();
+}
+
+void Request::holdType(Datatype* t) {
+  t->retain();
+  if (heldType_) heldType_->release();
+  heldType_ = t;
+  type = t;
+}
 
 Request* requestOf(MPI_Request handle) {
   if (handle == MPI_REQUEST_NULL) return nullptr;

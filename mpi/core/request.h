@@ -43,6 +43,9 @@ class Request {
   void* buffer = nullptr;
   int count = 0;
   Datatype* type = nullptr;
+  // Holds a reference on `type` for the request's whole life, so MPI_Type_free while an
+  // operation is pending (or a persistent request exists) cannot free it early.
+  void holdType(Datatype* t);
   int peer = 0;  // destination or source rank in comm (or MPI_ANY_SOURCE / MPI_PROC_NULL)
   int commRank = 0;  // the sender's own rank in comm (the envelope's source)
   int tag = 0;
@@ -65,6 +68,7 @@ class Request {
 
  private:
   ompi_request_t handle_;
+  Datatype* heldType_ = nullptr;
 };
 
 // Throws MpiError(MPI_ERR_REQUEST) for an invalid handle; returns null for MPI_REQUEST_NULL.

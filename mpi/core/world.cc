@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "mpi/coll/barrier.h"
 #include "mpi/comm/communicator.h"
 #include "mpi/core/error.h"
 #include "peer_info.pb.h"  // generated from core/peer_info.proto
@@ -91,11 +92,20 @@ World::World(const WorldConfig& config)
   commSelf_->name = "MPI_COMM_SELF";
 
   progress_ = std::thread([this] { progressLoop(); });
+
+  if (!mock_ && size_ > 1) {
+    // Every rank maps its same-host peers' mailboxes, then (barrier) every rank removes
+    // its own mailbox's name: from here on no crash can leave a segment behind.
+    auto& zmqFabric = static_cast<ZmqFabric&>(*fabric_);
+    zmqFabric.attachSameHostPeers();
+    coll::barrierDissemination(*commWorld_);
+    zmqFabric.unlinkMailboxName();
+  }
 }
 
 void World::exchangeAddresses(const WorldConfig& config) {
   const std::string host = config.host.empty() ? localHostName() : config.host;
-  auto fabric = std::make_unique<ZmqFabric>(jobHash_, rank_);
+  auto fabric = std::make_unique<ZmqFabric>(jobHash_, rank_, size_);
   PeerAddress me = fabric->bind(host, config.bindAddress, jobId_);
   if (size_ == 1) {
     hosts_ = {host};
@@ -121,6 +131,7 @@ void World::exchangeAddresses(const WorldConfig& config) {
   info.set_tcp_endpoint(me.tcpEndpoint);
   info.set_ipc_endpoint(me.ipcEndpoint);
   info.set_pid(me.pid);
+  info.set_shm_name(me.shmName);
   std::vector<std::string> table;
   try {
     // A little longer than the server's own start-up timeout, so that its message naming
@@ -137,7 +148,7 @@ void World::exchangeAddresses(const WorldConfig& config) {
     if (!peer.ParseFromString(table[static_cast<size_t>(r)]) || peer.rank() != r) {
       fail(MPI_ERR_OTHER, "MPI_Init: malformed address entry for rank " + std::to_string(r));
     }
-    peers[static_cast<size_t>(r)] = {peer.host(), peer.tcp_endpoint(), peer.ipc_endpoint(), peer.pid()};
+    peers[static_cast<size_t>(r)] = {peer.host(), peer.tcp_endpoint(), peer.ipc_endpoint(), peer.shm_name(), peer.pid()};
     hosts_[static_cast<size_t>(r)] = peer.host();
   }
   fabric->setPeers(std::move(peers));
@@ -152,11 +163,43 @@ std::string World::pathTo(int worldRank) const {
 }
 
 void World::progressLoop() {
+  // Spin briefly, then block: after any traffic the thread keeps polling (yielding the
+  // CPU each round, so 8 ranks on 2 cores still progress) for engine.spinTime(); then it
+  // leaves the shared-memory pollers, re-checks (a sender that wrote just before then rang
+  // no doorbell), and blocks on the zmq inbox, where doorbells and remote traffic arrive.
   auto logger = log::get("mpi");
+  auto deliver = [this](transport::WireMessage&& message) { engine_->onMessage(std::move(message)); };
+  auto lastWork = std::chrono::steady_clock::now();
   while (!stopping_.load()) {
     try {
-      auto message = fabric_->receive(std::chrono::milliseconds(-1));
-      if (message) engine_->onMessage(std::move(*message));
+      std::size_t work = fabric_->pollFast(deliver);
+      const bool queued = fabric_->flushQueued();
+      if (auto message = fabric_->receive(std::chrono::milliseconds(0))) {
+        deliver(std::move(*message));
+        ++work;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (work > 0) {
+        lastWork = now;
+        continue;
+      }
+      if (now - lastWork < engine_->spinTime()) {
+        std::this_thread::yield();
+        continue;
+      }
+      fabric_->leavePolling();
+      // shutdown() sets stopping_ and then wakes us; a wake-up consumed by the polls above
+      // would be lost, so look at the flag again right before blocking.
+      if (stopping_.load()) break;
+      if (fabric_->hasFastData()) {
+        fabric_->enterPolling();
+        continue;
+      }
+      // Fragments still waiting for ring space: look again soon even if nobody wakes us.
+      auto message = fabric_->receive(std::chrono::milliseconds(queued ? 1 : -1));
+      fabric_->enterPolling();
+      if (message) deliver(std::move(*message));
+      lastWork = std::chrono::steady_clock::now();
     } catch (const std::exception& error) {
       logger->error("progress: {}", error.what());
       engine_->abort(error.what());

@@ -3,12 +3,17 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+
+#include "mpi/core/envelope.h"
 #include "mpi/core/error.h"
 #include "transport/errors.h"
 #include "transport/log.h"
 
 namespace zmpi::mpi {
 namespace {
+
 transport::SocketOptions dataSocketOptions() {
   transport::SocketOptions options;
   // Ordered streams must never drop: no high-water mark on the data path (large
@@ -17,9 +22,28 @@ transport::SocketOptions dataSocketOptions() {
   options.receiveHighWater = 0;
   return options;
 }
+
+std::size_t ringBytes() {
+  const char* value = std::getenv("ZMPI_SHM_RING_BYTES");
+  return value != nullptr ? std::strtoull(value, nullptr, 10) : 512 * 1024;
+}
+
+std::string mailboxName(uint64_t jobHash, int rank) {
+  char name[64];
+  std::snprintf(name, sizeof name, "/zmpi-%016llx-%d", static_cast<unsigned long long>(jobHash), rank);
+  return name;
+}
+
 }  // namespace
 
-ZmqFabric::ZmqFabric(uint64_t jobHash, int rank) : rank_(rank), inbox_(jobHash, dataSocketOptions()) {}
+ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size)
+    : jobHash_(jobHash), rank_(rank), size_(size), inbox_(jobHash, dataSocketOptions()) {
+  const char* forced = std::getenv("ZMPI_TRANSPORT");
+  maxPath_ = forced != nullptr ? forced : "shm";
+  if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
+    fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
+  }
+}
 
 ZmqFabric::~ZmqFabric() { close(); }
 
@@ -29,13 +53,22 @@ PeerAddress ZmqFabric::bind(const std::string& host, const std::string& bindAddr
   address.host = host;
   address.pid = getpid();
   address.tcpEndpoint = inbox_.bind("tcp://" + bindAddress + ":*");
-  ipcPath_ = "/tmp/zmpi-" + jobId + "-" + std::to_string(rank_);
-  try {
-    address.ipcEndpoint = inbox_.bind("ipc://" + ipcPath_);
-  } catch (const transport::TransportError& error) {
-    // ipc is an optimisation; tcp always works.
-    log::get("mpi")->debug("no ipc endpoint ({}); same-host peers will use tcp", error.what());
-    ipcPath_.clear();
+  if (maxPath_ != "tcp") {
+    ipcPath_ = "/tmp/zmpi-" + std::to_string(jobHash_) + "-" + std::to_string(rank_);
+    try {
+      address.ipcEndpoint = inbox_.bind("ipc://" + ipcPath_);
+    } catch (const transport::TransportError& error) {
+      log::get("mpi")->debug("no ipc endpoint ({}); same-host peers will use tcp", error.what());
+      ipcPath_.clear();
+    }
+  }
+  if (maxPath_ == "shm" && size_ > 1) {
+    try {
+      shmInbox_ = std::make_unique<transport::ShmInbox>(mailboxName(jobHash_, rank_), size_, ringBytes());
+      address.shmName = shmInbox_->name();
+    } catch (const transport::TransportError& error) {
+      log::get("mpi")->warn("no shared-memory mailbox ({}); same-host peers will use ipc", error.what());
+    }
   }
   return address;
 }
@@ -44,16 +77,42 @@ void ZmqFabric::setPeers(std::vector<PeerAddress> peers) {
   std::lock_guard lock(sendersMutex_);
   peers_ = std::move(peers);
   senders_.resize(peers_.size());
+  outboxes_.resize(peers_.size());
+  paths_.resize(peers_.size());
   auto logger = log::get("mpi");
   for (size_t r = 0; r < peers_.size(); ++r) {
+    paths_[r] = choosePath(static_cast<int>(r));
     logger->debug("path to rank {} on host {}: {}", r, peers_[r].host, pathTo(static_cast<int>(r)));
   }
 }
 
-std::string ZmqFabric::pathTo(int worldRank) const {
-  if (worldRank == rank_) return "self";
+void ZmqFabric::attachSameHostPeers() {
+  for (size_t r = 0; r < paths_.size(); ++r) {
+    if (paths_[r] == Path::Shm) outboxFor(static_cast<int>(r));
+  }
+}
+
+void ZmqFabric::unlinkMailboxName() {
+  if (shmInbox_) shmInbox_->unlinkName();
+}
+
+ZmqFabric::Path ZmqFabric::choosePath(int worldRank) const {
+  if (worldRank == rank_) return Path::Self;
   const PeerAddress& peer = peers_.at(static_cast<size_t>(worldRank));
-  return (peer.host == myHost_ && !peer.ipcEndpoint.empty()) ? "ipc" : "tcp";
+  const bool sameHost = peer.host == myHost_;
+  if (sameHost && shmInbox_ && !peer.shmName.empty()) return Path::Shm;
+  if (sameHost && !ipcPath_.empty() && !peer.ipcEndpoint.empty()) return Path::Ipc;
+  return Path::Tcp;
+}
+
+std::string ZmqFabric::pathTo(int worldRank) const {
+  switch (paths_.at(static_cast<size_t>(worldRank))) {
+    case Path::Self: return "self";
+    case Path::Shm: return "shm";
+    case Path::Ipc: return "ipc";
+    case Path::Tcp: return "tcp";
+  }
+  return "?";
 }
 
 transport::PeerSender& ZmqFabric::senderFor(int worldRank) {
@@ -61,24 +120,51 @@ transport::PeerSender& ZmqFabric::senderFor(int worldRank) {
   auto& sender = senders_.at(static_cast<size_t>(worldRank));
   if (!sender) {
     const PeerAddress& peer = peers_[static_cast<size_t>(worldRank)];
-    const std::string endpoint = pathTo(worldRank) == "ipc" ? peer.ipcEndpoint : peer.tcpEndpoint;
-    sender = std::make_unique<transport::PeerSender>(endpoint, dataSocketOptions());
+    const bool local = paths_[static_cast<size_t>(worldRank)] != Path::Tcp && !peer.ipcEndpoint.empty() &&
+                       !ipcPath_.empty();
+    sender = std::make_unique<transport::PeerSender>(local ? peer.ipcEndpoint : peer.tcpEndpoint,
+                                                     dataSocketOptions());
   }
   return *sender;
 }
 
+transport::ShmOutbox& ZmqFabric::outboxFor(int worldRank) {
+  std::lock_guard lock(sendersMutex_);
+  auto& outbox = outboxes_.at(static_cast<size_t>(worldRank));
+  if (!outbox) outbox = std::make_unique<transport::ShmOutbox>(peers_[static_cast<size_t>(worldRank)].shmName, rank_);
+  return *outbox;
+}
+
+void ZmqFabric::ringDoorbell(int worldRank) {
+  Envelope envelope;
+  envelope.senderWorld = rank_;
+  senderFor(worldRank).send(makeHeader(MessageKind::Doorbell, jobHash_, envelope, 0));
+}
+
 void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) {
-  if (worldRank == rank_) {
-    std::lock_guard lock(loopbackMutex_);
-    // Copy: the caller may reuse its buffer once send returns.
-    loopback_.push_back({header, zmq::message_t(payload.data(), payload.size())});
-    inbox_.wake();
-    return;
-  }
   try {
-    senderFor(worldRank).send(header, std::move(payload));
+    switch (paths_.at(static_cast<size_t>(worldRank))) {
+      case Path::Self: {
+        std::lock_guard lock(loopbackMutex_);
+        // Copy: the caller may reuse its buffer once send returns.
+        loopback_.push_back({header, zmq::message_t(payload.data(), payload.size())});
+        inbox_.wake();
+        return;
+      }
+      case Path::Shm: {
+        transport::ShmOutbox& outbox = outboxFor(worldRank);
+        if (outbox.send(header, payload.data(), payload.size())) ringDoorbell(worldRank);
+        // What did not fit is written by our progress thread as the receiver drains; it
+        // may be asleep (we may be a user thread), so make sure it looks.
+        if (outbox.hasQueued()) inbox_.wake();
+        return;
+      }
+      default:
+        senderFor(worldRank).send(header, std::move(payload));
+    }
   } catch (const transport::TransportError& error) {
-    fail(MPI_ERR_OTHER, std::string("send to rank ") + std::to_string(worldRank) + ": " + error.what());
+    fail(MPI_ERR_OTHER, "send to rank " + std::to_string(worldRank) + " on " +
+                            peers_[static_cast<size_t>(worldRank)].host + ": " + error.what());
   }
 }
 
@@ -91,7 +177,42 @@ std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::millisecon
       return message;
     }
   }
-  return inbox_.receive(timeout);
+  auto message = inbox_.receive(timeout);
+  if (message && message->header.kind == static_cast<uint16_t>(MessageKind::Doorbell)) {
+    if (shmInbox_) shmInbox_->clearDoorbell();
+    return std::nullopt;  // it only woke us; the data is in the rings
+  }
+  return message;
+}
+
+std::size_t ZmqFabric::pollFast(const std::function<void(transport::WireMessage&&)>& deliver) {
+  if (!shmInbox_) return 0;
+  return shmInbox_->drain([&](int, transport::WireMessage&& message) { deliver(std::move(message)); });
+}
+
+void ZmqFabric::enterPolling() {
+  if (shmInbox_) shmInbox_->enterPolling();
+}
+
+void ZmqFabric::leavePolling() {
+  if (shmInbox_) shmInbox_->leavePolling();
+}
+
+bool ZmqFabric::hasFastData() { return shmInbox_ && shmInbox_->hasData(); }
+
+bool ZmqFabric::flushQueued() {
+  bool stillQueued = false;
+  for (size_t r = 0; r < outboxes_.size(); ++r) {
+    transport::ShmOutbox* outbox;
+    {
+      std::lock_guard lock(sendersMutex_);
+      outbox = outboxes_[r].get();
+    }
+    if (!outbox) continue;
+    if (outbox->flush()) ringDoorbell(static_cast<int>(r));
+    stillQueued |= outbox->hasQueued();
+  }
+  return stillQueued;
 }
 
 void ZmqFabric::close() {
@@ -100,6 +221,8 @@ void ZmqFabric::close() {
     if (sender) sender->close();
   }
   senders_.clear();
+  outboxes_.clear();
+  shmInbox_.reset();
   if (!ipcPath_.empty()) {
     ::unlink(ipcPath_.c_str());
     ipcPath_.clear();

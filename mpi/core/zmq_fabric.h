@@ -1,8 +1,10 @@
 #pragma once
-// The real network: this rank's Inbox (bound to tcp for remote peers and ipc for peers on
-// the same host) and one PeerSender per peer, connected on first use. Which endpoint a
-// peer is reached on is chosen per pair: ipc when both ranks are on the same host, tcp
-// otherwise. Messages to self go through an in-memory loopback queue.
+// The real network. Each rank has a zmq Inbox (tcp for remote peers, ipc for same-host
+// ones) and, unless disabled, a shared-memory mailbox for peers on its host. The path to
+// each peer is chosen once, per pair, in order of preference (NCCL-style): shared memory
+// if both ranks are on the same host and have mailboxes, then ipc, then tcp.
+// ZMPI_TRANSPORT=tcp|ipc|shm caps the choice (tcp: everything over tcp, for testing and
+// benchmarking). Messages to self go through an in-memory loopback queue.
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -12,6 +14,7 @@
 #include "mpi/core/fabric.h"
 #include "transport/inbox.h"
 #include "transport/peer_sender.h"
+#include "transport/shm_mailbox.h"
 
 namespace zmpi::mpi {
 
@@ -19,37 +22,58 @@ struct PeerAddress {
   std::string host;
   std::string tcpEndpoint;
   std::string ipcEndpoint;  // empty when the peer has none
+  std::string shmName;      // empty when the peer has no shared-memory mailbox
   int pid = 0;
 };
 
 class ZmqFabric : public Fabric {
  public:
-  ZmqFabric(uint64_t jobHash, int rank);
+  ZmqFabric(uint64_t jobHash, int rank, int size);
   ~ZmqFabric() override;
 
-  // Binds this rank's endpoints: tcp on `bindAddress` (any port) and, for same-host
-  // peers, an ipc endpoint named after the job and rank.
+  // Binds this rank's endpoints and creates its mailbox, all before anyone learns of them.
   PeerAddress bind(const std::string& host, const std::string& bindAddress, const std::string& jobId);
   void setPeers(std::vector<PeerAddress> peers);
-  // "ipc" or "tcp": the path to `worldRank` (visible in debug logs and tests).
+  // Maps the mailboxes of every same-host peer now, so that after a barrier each rank can
+  // unlink its own mailbox's name (a crash later leaves nothing in /dev/shm).
+  void attachSameHostPeers();
+  void unlinkMailboxName();
+  // "self", "shm", "ipc" or "tcp": the path to `worldRank` (debug logs and tests).
   std::string pathTo(int worldRank) const;
 
   void send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) override;
   std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) override;
   void wake() override { inbox_.wake(); }
   void close() override;
+
+  std::size_t pollFast(const std::function<void(transport::WireMessage&&)>& deliver) override;
+  void enterPolling() override;
+  void leavePolling() override;
+  bool hasFastData() override;
+  bool flushQueued() override;
+
   uint64_t rejectedCount() const { return inbox_.rejectedCount(); }
 
  private:
+  enum class Path { Self, Shm, Ipc, Tcp };
+  Path choosePath(int worldRank) const;
   transport::PeerSender& senderFor(int worldRank);
+  transport::ShmOutbox& outboxFor(int worldRank);
+  void ringDoorbell(int worldRank);
 
+  uint64_t jobHash_;
   int rank_;
+  int size_;
   std::string myHost_;
   std::string ipcPath_;
+  std::string maxPath_;  // ZMPI_TRANSPORT
   transport::Inbox inbox_;
+  std::unique_ptr<transport::ShmInbox> shmInbox_;
   std::vector<PeerAddress> peers_;
+  std::vector<Path> paths_;
   std::mutex sendersMutex_;
   std::vector<std::unique_ptr<transport::PeerSender>> senders_;
+  std::vector<std::unique_ptr<transport::ShmOutbox>> outboxes_;
   std::mutex loopbackMutex_;
   std::deque<transport::WireMessage> loopback_;
 };

@@ -48,13 +48,16 @@ void runSocketWorlds(int size, const std::vector<std::string>& hosts, const std:
 }  // namespace
 
 TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a path per pair", "[world][sockets]") {
-  // Ranks 0,1 claim host "a", rank 2 host "b": same-host pairs use ipc, the others tcp.
-  runSocketWorlds(3, {"a", "a", "b"}, [](World& world) {
+  // Ranks 0,1 claim host "a", rank 2 host "b": same-host pairs use shared memory (or ipc,
+  // or tcp when ZMPI_TRANSPORT caps the choice), the others tcp.
+  std::string expectedLocal = GENERATE(std::string("shm"), std::string("ipc"), std::string("tcp"));
+  ::setenv("ZMPI_TRANSPORT", expectedLocal.c_str(), 1);
+  runSocketWorlds(3, {"a", "a", "b"}, [&](World& world) {
     CHECK(world.hostOf(0) == "a");
     CHECK(world.hostOf(2) == "b");
     CHECK(world.pathTo(world.rank()) == "self");
     if (world.rank() == 0) {
-      CHECK(world.pathTo(1) == "ipc");
+      CHECK(world.pathTo(1) == expectedLocal);
       CHECK(world.pathTo(2) == "tcp");
     }
     if (world.rank() == 2) CHECK(world.pathTo(0) == "tcp");
@@ -78,6 +81,7 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
       }
     }
   });
+  ::unsetenv("ZMPI_TRANSPORT");
 }
 
 TEST_CASE("a world whose peers never come fails at start-up naming the missing ranks", "[world][sockets]") {

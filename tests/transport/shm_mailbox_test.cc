@@ -1,0 +1,120 @@
+// The same-host shared-memory mailbox: order and content through fragments and wrap-around,
+// concurrent senders, the doorbell rule, and what the segment leaves in /dev/shm.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <random>
+#include <thread>
+
+#include "transport/errors.h"
+#include "transport/shm_mailbox.h"
+
+using namespace zmpi::transport;
+
+namespace {
+
+std::string uniqueName(const char* what) { return "/zmpi-test-" + std::string(what) + "-" + std::to_string(getpid()); }
+
+WireHeader headerFor(uint16_t kind, size_t bytes) {
+  WireHeader header;
+  header.kind = kind;
+  header.payloadBytes = bytes;
+  return header;
+}
+
+}  // namespace
+
+TEST_CASE("messages of any size arrive whole and in order from each sender", "[shm]") {
+  const int senders = 2;
+  const int perSender = 300;
+  ShmInbox inbox(uniqueName("order"), senders + 1, 16 * 1024);  // small ring: many wraps and fragments
+  std::vector<std::thread> producers;
+  for (int s = 1; s <= senders; ++s) {
+    producers.emplace_back([&, s] {
+      ShmOutbox outbox(inbox.name(), s);
+      std::mt19937 random(static_cast<unsigned>(s));
+      for (int i = 0; i < perSender; ++i) {
+        const size_t bytes = random() % 50000;  // up to three rings' worth
+        std::vector<uint8_t> payload(bytes, static_cast<uint8_t>(i));
+        outbox.send(headerFor(static_cast<uint16_t>(i % 1000 + 1), bytes), payload.data(), bytes);
+        while (outbox.hasQueued()) outbox.flush();  // the test's own "progress thread"
+      }
+    });
+  }
+  std::vector<int> next(senders + 1, 0);
+  int received = 0;
+  bool intact = true;
+  while (received < senders * perSender) {
+    inbox.drain([&](int sender, WireMessage&& message) {
+      const int i = next[static_cast<size_t>(sender)]++;
+      intact &= message.header.kind == i % 1000 + 1;
+      intact &= message.payload.size() == message.header.payloadBytes;
+      const auto* bytes = static_cast<const uint8_t*>(message.payload.data());
+      for (size_t k = 0; k < message.payload.size(); k += 997) intact &= bytes[k] == static_cast<uint8_t>(i);
+      ++received;
+    });
+  }
+  for (auto& producer : producers) producer.join();
+  CHECK(intact);
+  CHECK(next[1] == perSender);
+  CHECK(next[2] == perSender);
+  CHECK_FALSE(inbox.hasData());
+}
+
+TEST_CASE("the doorbell is rung once when nobody polls, never while someone does", "[shm]") {
+  ShmInbox inbox(uniqueName("doorbell"), 2, 64 * 1024);
+  ShmOutbox outbox(inbox.name(), 1);
+  const WireHeader header = headerFor(1, 0);
+  // The owner starts out counted as a poller (its progress thread is awake).
+  CHECK_FALSE(outbox.send(header, nullptr, 0));
+  inbox.leavePolling();
+  CHECK(outbox.send(header, nullptr, 0));        // idle receiver: ring
+  CHECK_FALSE(outbox.send(header, nullptr, 0));  // already rung, not yet answered
+  inbox.clearDoorbell();
+  CHECK(outbox.send(header, nullptr, 0));
+  inbox.clearDoorbell();
+  inbox.enterPolling();
+  CHECK_FALSE(outbox.send(header, nullptr, 0));
+  int count = 0;
+  inbox.drain([&](int, WireMessage&&) { ++count; });
+  CHECK(count == 5);
+}
+
+TEST_CASE("an idle receiver learns of data only through the doorbell, after the data is readable", "[shm]") {
+  // Region-event rule 6: the receiver idles (no poller); the sender writes and rings at
+  // once; when the ring call comes, the message must already be there to read.
+  ShmInbox inbox(uniqueName("idle"), 2, 64 * 1024);
+  inbox.leavePolling();
+  ShmOutbox outbox(inbox.name(), 1);
+  const char text[] = "wake up";
+  const bool ring = outbox.send(headerFor(3, sizeof text), text, sizeof text);
+  REQUIRE(ring);
+  inbox.enterPolling();
+  inbox.clearDoorbell();
+  std::string got;
+  inbox.drain([&](int, WireMessage&& message) { got = message.payload.to_string(); });
+  CHECK(got == std::string(text, sizeof text));
+}
+
+TEST_CASE("a mailbox is private to its user and leaves nothing behind", "[shm]") {
+  const std::string name = uniqueName("files");
+  {
+    ShmInbox inbox(name, 2, 4096);
+    struct stat info {};
+    REQUIRE(stat(("/dev/shm" + name).c_str(), &info) == 0);
+    CHECK((info.st_mode & 0777) == 0600);
+    ShmOutbox attached(name, 1);  // mapped before the name goes
+    inbox.unlinkName();
+    CHECK(stat(("/dev/shm" + name).c_str(), &info) != 0);
+    CHECK_FALSE(attached.send(headerFor(1, 0), nullptr, 0));  // still works through the mapping
+    CHECK_THROWS_AS(ShmOutbox(name, 1), TransportError);      // but nobody new can attach
+  }
+  {
+    ShmInbox inbox(name, 2, 4096);  // the name is free again
+    CHECK_THROWS_AS(ShmOutbox(name, 5), TransportError);  // no ring for that sender
+  }
+  struct stat info {};
+  CHECK(stat(("/dev/shm" + name).c_str(), &info) != 0);
+}

@@ -1,0 +1,216 @@
+#include "transport/shm_mailbox.h"
+
+#include <cstring>
+
+#include "transport/errors.h"
+
+namespace zmpi::transport {
+
+namespace {
+constexpr uint32_t kMailboxMagic = 0x5a53484d;  // "ZSHM"
+constexpr uint16_t kFirst = 1, kLast = 2, kPadding = 4;
+constexpr std::size_t kRecordHeader = 8;
+
+struct RecordHeader {
+  uint32_t bytes;  // data bytes after this header (unpadded)
+  uint16_t flags;
+  uint16_t reserved;
+};
+static_assert(sizeof(RecordHeader) == kRecordHeader);
+
+std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
+
+struct alignas(64) RingControl {
+  std::atomic<uint64_t> head;  // bytes ever written (producer)
+  char pad0[56];
+  std::atomic<uint64_t> tail;  // bytes ever consumed (consumer)
+  char pad1[56];
+};
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "shared-memory rings need lock-free atomics");
+}  // namespace
+
+struct ShmMailboxLayout {
+  uint32_t magic;
+  uint32_t senders;
+  uint64_t ringBytes;
+  alignas(64) std::atomic<uint32_t> pollers;
+  alignas(64) std::atomic<uint32_t> doorbell;
+  alignas(64) char rest[1];
+
+  RingControl& control(int sender) { return reinterpret_cast<RingControl*>(rest)[sender]; }
+  uint8_t* ring(int sender) {
+    return reinterpret_cast<uint8_t*>(rest) + sizeof(RingControl) * senders + ringBytes * static_cast<uint64_t>(sender);
+  }
+  static std::size_t bytesFor(int senders, std::size_t ringBytes) {
+    return offsetof(ShmMailboxLayout, rest) + (sizeof(RingControl) + ringBytes) * static_cast<std::size_t>(senders);
+  }
+};
+
+// ------------------------------------------------------------------------------ inbox
+
+ShmInbox::ShmInbox(const std::string& name, int senders, std::size_t ringBytes)
+    : segment_(SharedSegment::create(name, ShmMailboxLayout::bytesFor(senders, align8(ringBytes)))),
+      layout_(static_cast<ShmMailboxLayout*>(segment_.data())),
+      partial_(static_cast<std::size_t>(senders)) {
+  layout_->senders = static_cast<uint32_t>(senders);
+  layout_->ringBytes = align8(ringBytes);
+  layout_->pollers.store(1);  // the owner counts as polling until it first sleeps
+  std::atomic_thread_fence(std::memory_order_release);
+  layout_->magic = kMailboxMagic;
+}
+
+ShmInbox::~ShmInbox() = default;
+
+void ShmInbox::enterPolling() { layout_->pollers.fetch_add(1, std::memory_order_seq_cst); }
+void ShmInbox::leavePolling() { layout_->pollers.fetch_sub(1, std::memory_order_seq_cst); }
+void ShmInbox::clearDoorbell() { layout_->doorbell.store(0, std::memory_order_seq_cst); }
+
+bool ShmInbox::hasData() const {
+  for (uint32_t s = 0; s < layout_->senders; ++s) {
+    RingControl& control = layout_->control(static_cast<int>(s));
+    if (control.head.load(std::memory_order_seq_cst) != control.tail.load(std::memory_order_relaxed)) return true;
+  }
+  return false;
+}
+
+std::size_t ShmInbox::drain(const std::function<void(int, WireMessage&&)>& deliver) {
+  std::unique_lock lock(drainMutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return 0;
+  std::size_t delivered = 0;
+  auto counting = [&](int sender, WireMessage&& message) {
+    ++delivered;
+    deliver(sender, std::move(message));
+  };
+  for (uint32_t s = 0; s < layout_->senders; ++s) drainRing(static_cast<int>(s), counting);
+  return delivered;
+}
+
+bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&)>& deliver) {
+  RingControl& control = layout_->control(sender);
+  uint8_t* ring = layout_->ring(sender);
+  const uint64_t size = layout_->ringBytes;
+  uint64_t tail = control.tail.load(std::memory_order_relaxed);
+  const uint64_t head = control.head.load(std::memory_order_acquire);
+  bool any = false;
+  while (tail < head) {
+    RecordHeader record;
+    std::memcpy(&record, ring + tail % size, sizeof record);
+    const uint8_t* data = ring + tail % size + kRecordHeader;
+    const uint64_t advance = kRecordHeader + align8(record.bytes);
+    if (!(record.flags & kPadding)) {
+      Reassembly& partial = partial_[static_cast<std::size_t>(sender)];
+      std::size_t offset = 0;
+      if (record.flags & kFirst) {
+        std::memcpy(&partial.header, data, sizeof(WireHeader));
+        if (partial.header.magic != kWireMagic || partial.header.payloadBytes > kMaxPayloadBytes) {
+          throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a bad header");
+        }
+        partial.payload = zmq::message_t(partial.header.payloadBytes);
+        partial.filled = 0;
+        partial.active = true;
+        offset = sizeof(WireHeader);
+      }
+      const std::size_t chunk = record.bytes - offset;
+      if (!partial.active || partial.filled + chunk > partial.payload.size()) {
+        throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " is corrupt");
+      }
+      std::memcpy(static_cast<uint8_t*>(partial.payload.data()) + partial.filled, data + offset, chunk);
+      partial.filled += chunk;
+      if (record.flags & kLast) {
+        partial.active = false;
+        WireMessage message{partial.header, std::move(partial.payload)};
+        // Free the ring space before running the handler: it may send, and a full ring
+        // back to us must never wait on our own consumption.
+        tail += advance;
+        control.tail.store(tail, std::memory_order_release);
+        deliver(sender, std::move(message));
+        any = true;
+        continue;
+      }
+    }
+    tail += advance;
+    control.tail.store(tail, std::memory_order_release);
+  }
+  return any;
+}
+
+// ----------------------------------------------------------------------------- outbox
+
+ShmOutbox::ShmOutbox(const std::string& receiverName, int senderIndex)
+    : segment_(SharedSegment::open(receiverName)), layout_(static_cast<ShmMailboxLayout*>(segment_.data())),
+      index_(senderIndex) {
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (layout_->magic != kMailboxMagic || senderIndex < 0 || static_cast<uint32_t>(senderIndex) >= layout_->senders) {
+    throw TransportError("shared-memory mailbox " + receiverName + " is not ready or has no ring for sender " +
+                         std::to_string(senderIndex));
+  }
+}
+
+bool ShmOutbox::tryWrite(const uint8_t* data, std::size_t bytes, uint16_t flags) {
+  RingControl& control = layout_->control(index_);
+  uint8_t* ring = layout_->ring(index_);
+  const uint64_t size = layout_->ringBytes;
+  uint64_t head = control.head.load(std::memory_order_relaxed);
+  const uint64_t tail = control.tail.load(std::memory_order_acquire);
+  const uint64_t need = kRecordHeader + align8(bytes);
+  const uint64_t position = head % size;
+  uint64_t padding = position + need > size ? size - position : 0;
+  if (size - (head - tail) < padding + need) return false;
+  if (padding) {
+    RecordHeader pad{static_cast<uint32_t>(padding - kRecordHeader), kPadding, 0};
+    std::memcpy(ring + position, &pad, sizeof pad);
+    head += padding;
+  }
+  RecordHeader record{static_cast<uint32_t>(bytes), flags, 0};
+  std::memcpy(ring + head % size, &record, sizeof record);
+  std::memcpy(ring + head % size + kRecordHeader, data, bytes);
+  control.head.store(head + need, std::memory_order_release);
+  return true;
+}
+
+bool ShmOutbox::wantsDoorbell() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (layout_->pollers.load(std::memory_order_seq_cst) != 0) return false;
+  return layout_->doorbell.exchange(1, std::memory_order_seq_cst) == 0;
+}
+
+bool ShmOutbox::send(const WireHeader& header, const void* payload, std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  // Fragments hold at most a quarter of the ring, so a ring never needs to be empty for
+  // one to fit, and a large message streams while the receiver drains.
+  const std::size_t maxFragment = layout_->ringBytes / 4 - kRecordHeader;
+  std::vector<uint8_t> first(sizeof header + std::min(bytes, maxFragment - sizeof header));
+  std::memcpy(first.data(), &header, sizeof header);
+  const auto* source = static_cast<const uint8_t*>(payload);
+  std::size_t sent = first.size() - sizeof header;
+  if (sent) std::memcpy(first.data() + sizeof header, source, sent);
+  auto emit = [&](const uint8_t* data, std::size_t n, uint16_t flags) {
+    if (queued_.empty() && tryWrite(data, n, flags)) return;
+    queued_.push_back({std::vector<uint8_t>(data, data + n), flags});
+  };
+  emit(first.data(), first.size(), static_cast<uint16_t>(kFirst | (sent == bytes ? kLast : 0)));
+  while (sent < bytes) {
+    const std::size_t n = std::min(bytes - sent, maxFragment);
+    emit(source + sent, n, static_cast<uint16_t>(sent + n == bytes ? kLast : 0));
+    sent += n;
+  }
+  return wantsDoorbell();
+}
+
+bool ShmOutbox::flush() {
+  std::lock_guard lock(mutex_);
+  if (queued_.empty()) return false;
+  bool wrote = false;
+  while (!queued_.empty() && tryWrite(queued_.front().bytes.data(), queued_.front().bytes.size(), queued_.front().flags)) {
+    queued_.pop_front();
+    wrote = true;
+  }
+  return wrote && wantsDoorbell();
+}
+
+bool ShmOutbox::hasQueued() {
+  std::lock_guard lock(mutex_);
+  return !queued_.empty();
+}
+
+}  // namespace zmpi::transport

@@ -1,0 +1,92 @@
+#pragma once
+// Same-host message passing through shared memory: one segment per receiver holding one
+// single-producer/single-consumer byte ring per sender. A message (the usual WireHeader
+// plus payload) is written as one or more fragments, so any size fits and the order of
+// messages between a pair is exactly the order they were sent: the ring is the ordered
+// channel, and a receiver never sees a reference to anything it has not mapped.
+//
+// Waking an idle receiver: the segment counts the receiver's threads that are actively
+// polling. A sender that writes while nobody polls "rings the doorbell" once (the caller
+// sends a small message on the receiver's zmq inbox, which its progress thread blocks on),
+// so an idle receiver is woken promptly and a busy one costs the sender no system call.
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "transport/shm_segment.h"
+#include "transport/wire.h"
+
+namespace zmpi::transport {
+
+struct ShmMailboxLayout;  // defined in shm_mailbox.cc
+
+class ShmInbox {
+ public:
+  // Creates the segment `name` with one ring of `ringBytes` per possible sender.
+  ShmInbox(const std::string& name, int senders, std::size_t ringBytes);
+  ~ShmInbox();
+  ShmInbox(const ShmInbox&) = delete;
+  ShmInbox& operator=(const ShmInbox&) = delete;
+
+  const std::string& name() const { return segment_.name(); }
+  // Once every sender has mapped the segment its name can go (see SharedSegment).
+  void unlinkName() { segment_.unlinkName(); }
+
+  // Reads every complete message now in the rings and hands each to `deliver` (sender
+  // index, message). Only one thread drains at a time; another caller returns 0 at once.
+  std::size_t drain(const std::function<void(int sender, WireMessage&&)>& deliver);
+  bool hasData() const;
+
+  // A thread that will look at the rings soon without being told registers as a poller;
+  // senders ring the doorbell only when there is none.
+  void enterPolling();
+  void leavePolling();
+  void clearDoorbell();
+
+ private:
+  struct Reassembly {
+    bool active = false;
+    WireHeader header;
+    zmq::message_t payload;
+    std::size_t filled = 0;
+  };
+  bool drainRing(int sender, const std::function<void(int, WireMessage&&)>& deliver);
+
+  SharedSegment segment_;
+  ShmMailboxLayout* layout_;
+  std::mutex drainMutex_;
+  std::vector<Reassembly> partial_;
+};
+
+class ShmOutbox {
+ public:
+  // Maps the receiver's segment and writes into ring `senderIndex`.
+  ShmOutbox(const std::string& receiverName, int senderIndex);
+
+  // Never blocks: what does not fit now is queued and written by flush(). Returns true
+  // when the caller must ring the receiver's doorbell.
+  bool send(const WireHeader& header, const void* payload, std::size_t bytes);
+  // Writes queued fragments; returns true if the doorbell should be rung.
+  bool flush();
+  bool hasQueued();
+
+ private:
+  bool tryWrite(const uint8_t* data, std::size_t bytes, uint16_t flags);
+  bool wantsDoorbell();
+
+  SharedSegment segment_;
+  ShmMailboxLayout* layout_;
+  int index_;
+  std::mutex mutex_;
+  struct Fragment {
+    std::vector<uint8_t> bytes;
+    uint16_t flags;
+  };
+  std::deque<Fragment> queued_;
+};
+
+}  // namespace zmpi::transport
