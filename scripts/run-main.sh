@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs zmpi's main job on this machine. Until zmpirun can start an MPI
-# example on several ranks, the main job is the transport demo: an echo server, several
-# client threads and a rendezvous, all over real zmq sockets (build/bin/transport_demo).
-#   scripts/run-main.sh [clients] [messages-per-client]
+# Sets up, builds and runs zmpi's main job on this machine: the 2-D heat-equation example
+# (Cartesian grid, halo exchange, allreduce of the residual) on 4 ranks through zmpirun,
+# then the hello example. This machine may have fewer cores than ranks, so the job is
+# started with --oversubscribe, as Open MPI's mpirun would need.
+#   scripts/run-main.sh [ranks]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ranks=${1:-4}
 bash scripts/setup-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j"${ZMPI_JOBS:-2}" --target transport_demo
-exec build/bin/transport_demo "$@"
+cmake --build build -j"${ZMPI_JOBS:-2}" --target zmpirun zmpi_mpi heat2d hello
+build/bin/zmpirun -np "$ranks" --oversubscribe build/bin/hello
+exec build/bin/zmpirun -np "$ranks" --oversubscribe build/bin/heat2d
