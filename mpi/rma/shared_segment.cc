@@ -1,0 +1,84 @@
+#include "mpi/rma/shared_segment.h"
+
+#include <fcntl.h>
+#include <mpi.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "mpi/core/error.h"
+
+namespace zmpi::mpi::rma {
+namespace {
+
+[[noreturn]] void failSystem(const std::string& what, const std::string& name) {
+  fail(MPI_ERR_NO_MEM, what + " of shared-memory segment " + name + " failed: " + std::strerror(errno));
+}
+
+// mmap cannot map zero bytes; a window whose ranks all asked for none still gets a page.
+std::size_t mappedBytes(std::size_t bytes) { return bytes == 0 ? 1 : bytes; }
+
+}  // namespace
+
+std::string SharedSegment::nameFor(const std::string& jobId, int creatorPid, uint32_t windowId) {
+  std::string job = jobId;
+  for (char& c : job) {
+    const bool safe =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    if (!safe) c = '_';
+  }
+  if (job.size() > 64) job.resize(64);
+  return "/zmpi-" + job + "-" + std::to_string(creatorPid) + "-w" + std::to_string(windowId);
+}
+
+std::unique_ptr<SharedSegment> SharedSegment::map(const std::string& name, int fd, std::size_t bytes) {
+  void* data = mmap(nullptr, mappedBytes(bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  const int mapError = errno;
+  close(fd);
+  if (data == MAP_FAILED) {
+    errno = mapError;
+    failSystem("mmap", name);
+  }
+  return std::unique_ptr<SharedSegment>(new SharedSegment(name, static_cast<char*>(data), bytes));
+}
+
+std::unique_ptr<SharedSegment> SharedSegment::create(const std::string& name, std::size_t bytes) {
+  const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) failSystem("shm_open (create)", name);
+  if (ftruncate(fd, static_cast<off_t>(mappedBytes(bytes))) != 0) {
+    const int error = errno;
+    close(fd);
+    shm_unlink(name.c_str());
+    errno = error;
+    failSystem("ftruncate", name);
+  }
+  try {
+    return map(name, fd, bytes);
+  } catch (...) {
+    shm_unlink(name.c_str());
+    throw;
+  }
+}
+
+std::unique_ptr<SharedSegment> SharedSegment::open(const std::string& name, std::size_t bytes) {
+  const int fd = shm_open(name.c_str(), O_RDWR, 0600);
+  if (fd < 0) failSystem("shm_open", name);
+  auto segment = map(name, fd, bytes);
+  segment->linked_ = false;  // not ours to unlink
+  return segment;
+}
+
+void SharedSegment::unlink() {
+  if (!linked_) return;
+  linked_ = false;
+  shm_unlink(name_.c_str());
+}
+
+SharedSegment::~SharedSegment() {
+  munmap(data_, mappedBytes(size_));
+  unlink();  // the creator's window went away without MPI_Win_free: do not leak the name
+}
+
+}  // namespace zmpi::mpi::rma
