@@ -6,6 +6,7 @@
 // so a crashed job's segments can be found and removed; the creator unlinks it when the
 // window is freed. Each process unmaps its own mapping on destruction.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 

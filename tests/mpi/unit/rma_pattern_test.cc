@@ -1,0 +1,187 @@
+// One-sided communication in mock mode: exactly which active messages a put, get,
+// accumulate, flush, lock or PSCW epoch sends, to whom, in which order.
+#include <mpi.h>
+
+#include <catch2/catch.hpp>
+#include <latch>
+#include <mutex>
+
+#include "mock_world.h"
+#include "mpi/op/op.h"
+#include "mpi/op/predefined.h"
+#include "mpi/rma/protocol.h"
+#include "mpi/rma/window_create.h"
+
+using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
+using rma::RmaKind;
+
+namespace {
+
+// Catch2 is not thread-safe: ranks (threads) that check at the same time take turns.
+std::mutex checkMutex;
+#define RANK_CHECK(...)                     \
+  do {                                      \
+    std::lock_guard checkLock_(checkMutex); \
+    CHECK(__VA_ARGS__);                     \
+  } while (0)
+
+const Datatype& intType() {
+  bindPredefinedDatatypes();
+  return *datatypeOf(MPI_INT);
+}
+
+const Op& op(MPI_Op handle) {
+  bindPredefinedOps();
+  return *opOf(handle);
+}
+
+// The one-sided messages `from` sent, in order (kinds >= 16; window creation and barriers
+// are point-to-point traffic and left out).
+std::vector<std::pair<int, RmaKind>> rmaSentBy(const MockNetwork& network, int from) {
+  std::vector<std::pair<int, RmaKind>> out;
+  for (const SentRecord& record : network.sentBy(from)) {
+    const auto kind = static_cast<uint16_t>(record.kind);
+    if (kind >= rma::kFirstRmaKind) out.emplace_back(record.to, static_cast<RmaKind>(kind));
+  }
+  return out;
+}
+
+using Trace = std::vector<std::pair<int, RmaKind>>;
+
+}  // namespace
+
+TEST_CASE("a put in a fence epoch is one Put, then one Flush answered by one Reply", "[rma][mock]") {
+  auto network = runMockWorlds(2, [](World& world) {
+    int memory[4] = {0, 0, 0, 0};
+    auto window = rma::createWindow(world.commWorld(), memory, sizeof memory, sizeof(int));
+    window->fence(0);
+    if (world.rank() == 0) {
+      const int values[2] = {7, 8};
+      window->put({values, 2, &intType()}, 1, 1, 2, intType());
+    }
+    window->fence(0);
+    if (world.rank() == 1) {
+      RANK_CHECK(memory[1] == 7);
+      RANK_CHECK(memory[2] == 8);
+    }
+    rma::freeWindow(*window);
+  });
+  CHECK(rmaSentBy(*network, 0) == Trace{{1, RmaKind::Put}, {1, RmaKind::Flush}});
+  CHECK(rmaSentBy(*network, 1) == Trace{{0, RmaKind::Reply}});
+}
+
+TEST_CASE("a get is one Get answered by one Reply carrying the data, with no flush", "[rma][mock]") {
+  auto network = runMockWorlds(2, [](World& world) {
+    int memory[3] = {world.rank() * 10, world.rank() * 10 + 1, world.rank() * 10 + 2};
+    auto window = rma::createWindow(world.commWorld(), memory, sizeof memory, sizeof(int));
+    window->fence(0);
+    int got[2] = {-1, -1};
+    if (world.rank() == 0) window->get(got, 2, intType(), 1, 1, 2, intType());
+    window->fence(0);
+    if (world.rank() == 0) {
+      RANK_CHECK(got[0] == 11);
+      RANK_CHECK(got[1] == 12);
+    }
+    rma::freeWindow(*window);
+  });
+  CHECK(rmaSentBy(*network, 0) == Trace{{1, RmaKind::Get}});
+  CHECK(rmaSentBy(*network, 1) == Trace{{0, RmaKind::Reply}});
+  for (const SentRecord& record : network->sentBy(1)) {
+    if (static_cast<uint16_t>(record.kind) == rma::kindValue(RmaKind::Reply)) RANK_CHECK(record.payloadBytes == 8);
+  }
+}
+
+TEST_CASE("operations on this rank's own window never touch the network", "[rma][mock]") {
+  auto network = runMockWorlds(2, [](World& world) {
+    int memory[2] = {0, 0};
+    auto window = rma::createWindow(world.commWorld(), memory, sizeof memory, sizeof(int));
+    window->fence(0);
+    const int value = 5;
+    window->put({&value, 1, &intType()}, world.rank(), 0, 1, intType());
+    int got = 0;
+    window->get(&got, 1, intType(), world.rank(), 0, 1, intType());
+    RANK_CHECK(got == 5);
+    window->fence(0);
+    rma::freeWindow(*window);
+  });
+  CHECK(rmaSentBy(*network, 0).empty());
+  CHECK(rmaSentBy(*network, 1).empty());
+}
+
+TEST_CASE("an exclusive lock epoch: LockRequest, LockGranted, operations, Unlock, Reply", "[rma][mock]") {
+  auto network = runMockWorlds(2, [](World& world) {
+    long memory = 100;
+    long fetched = 0;
+    auto window = rma::createWindow(world.commWorld(), &memory, sizeof memory, sizeof memory);
+    if (world.rank() == 0) {
+      bindPredefinedDatatypes();
+      const Datatype& longType = *datatypeOf(MPI_LONG);
+      const long one = 1;
+      window->lock(MPI_LOCK_EXCLUSIVE, 1, 0);
+      window->accumulate({&one, 1, &longType}, 1, 0, 1, longType, op(MPI_SUM));
+      window->getAccumulate({&one, 1, &longType}, &fetched, 1, longType, 1, 0, 1, longType, op(MPI_SUM));
+      window->unlock(1);
+      RANK_CHECK(fetched == 101);
+    }
+    window->fence(0);  // (no epoch left open; orders the check below after rank 0's unlock)
+    if (world.rank() == 1) RANK_CHECK(memory == 102);
+    rma::freeWindow(*window);
+  });
+  CHECK(rmaSentBy(*network, 0) ==
+        Trace{{1, RmaKind::LockRequest}, {1, RmaKind::Accumulate}, {1, RmaKind::GetAccumulate}, {1, RmaKind::Unlock}});
+  CHECK(rmaSentBy(*network, 1) == Trace{{0, RmaKind::LockGranted}, {0, RmaKind::Reply}, {0, RmaKind::Reply}});
+}
+
+TEST_CASE("a lock request waits at the target until the holder unlocks", "[rma][mock]") {
+  std::latch holding(1);
+  std::latch asked(1);
+  runMockWorlds(3, [&](World& world) {
+    int memory = 0;
+    auto window = rma::createWindow(world.commWorld(), &memory, sizeof memory, sizeof memory);
+    const int value = world.rank();
+    if (world.rank() == 1) {
+      window->lock(MPI_LOCK_EXCLUSIVE, 0, 0);
+      holding.count_down();
+      asked.wait();  // rank 2's request is on its way; it cannot be granted while we hold the lock
+      window->put({&value, 1, &intType()}, 0, 0, 1, intType());
+      window->unlock(0);
+    } else if (world.rank() == 2) {
+      holding.wait();
+      asked.count_down();
+      window->lock(MPI_LOCK_EXCLUSIVE, 0, 0);
+      int seen = -1;
+      window->get(&seen, 1, intType(), 0, 0, 1, intType());
+      window->flush(0);
+      RANK_CHECK(seen == 1);  // granted only after rank 1's put and unlock
+      window->unlock(0);
+    }
+    window->fence(0);
+    rma::freeWindow(*window);
+  });
+}
+
+TEST_CASE("PSCW: Post to each origin, the operations, then Complete to each target", "[rma][mock]") {
+  auto network = runMockWorlds(3, [](World& world) {
+    int memory = 0;
+    auto window = rma::createWindow(world.commWorld(), &memory, sizeof memory, sizeof memory);
+    Group* targets = new Group({0});
+    Group* origins = new Group({1, 2});
+    if (world.rank() == 0) {
+      window->post(*origins, 0);
+      window->wait();
+      RANK_CHECK(memory == 3);
+    } else {
+      const int value = world.rank();
+      window->start(*targets, 0);
+      window->accumulate({&value, 1, &intType()}, 0, 0, 1, intType(), op(MPI_SUM));
+      window->complete();
+    }
+    targets->release();
+    origins->release();
+    rma::freeWindow(*window);
+  });
+  CHECK(rmaSentBy(*network, 0) == Trace{{1, RmaKind::Post}, {2, RmaKind::Post}});
+  CHECK(rmaSentBy(*network, 1) == Trace{{0, RmaKind::Accumulate}, {0, RmaKind::Complete}});
+  CHECK(rmaSentBy(*network, 2) == Trace{{0, RmaKind::Accumulate}, {0, RmaKind::Complete}});
+}
