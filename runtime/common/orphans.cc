@@ -38,10 +38,15 @@ std::vector<pid_t> listChildren() {
 }
 
 int endAdoptedOrphans() {
+  return endAdoptedOrphans([](pid_t) { return true; });
+}
+
+int endAdoptedOrphans(const std::function<bool(pid_t)>& belongs) {
   int ended = 0;
   // Each round ends one generation; a bound keeps a fork bomb from holding us forever.
   for (int round = 0; round < 64; ++round) {
-    const std::vector<pid_t> children = listChildren();
+    std::vector<pid_t> children = listChildren();
+    std::erase_if(children, [&](pid_t child) { return !belongs(child); });
     if (children.empty()) break;
     for (pid_t child : children) ::kill(child, SIGKILL);
     for (pid_t child : children) {
@@ -49,6 +54,23 @@ int endAdoptedOrphans() {
     }
   }
   return ended;
+}
+
+bool environmentHas(pid_t pid, const std::string& entry) {
+  std::ifstream environ("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+  std::string item;
+  while (std::getline(environ, item, '\0')) {
+    if (item == entry) return true;
+  }
+  return false;
+}
+
+int reapStrayChildren(const std::set<pid_t>& keep) {
+  int reaped = 0;
+  for (pid_t child : listChildren()) {
+    if (!keep.contains(child) && ::waitpid(child, nullptr, WNOHANG) == child) ++reaped;
+  }
+  return reaped;
 }
 
 }  // namespace zmpi::runtime

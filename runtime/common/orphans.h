@@ -6,6 +6,9 @@
 // ends and reaps whatever children it still has.
 #include <sys/types.h>
 
+#include <functional>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace zmpi::runtime {
@@ -20,5 +23,17 @@ std::vector<pid_t> listChildren();
 // killed process's own orphans become our children next. Returns how many were ended.
 // Only for when the job's own ranks are all reaped: any child left is an orphan.
 int endAdoptedOrphans();
+
+// The same for a process that runs several jobs at once (zmpid): only the children for
+// which `belongs` holds are ended (each round asks again, for the next generation).
+int endAdoptedOrphans(const std::function<bool(pid_t)>& belongs);
+
+// Whether process `pid`'s environment (/proc/PID/environ) has the entry "NAME=value".
+// Jobs mark their processes with ZMPI_JOB_ID, which their descendants inherit.
+bool environmentHas(pid_t pid, const std::string& entry);
+
+// Reaps children that already exited and are not in `keep` (ranks whose exit their
+// group must see itself): adopted orphans would otherwise stay zombies.
+int reapStrayChildren(const std::set<pid_t>& keep);
 
 }  // namespace zmpi::runtime

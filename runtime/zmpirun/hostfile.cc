@@ -73,8 +73,12 @@ std::vector<HostEntry> parseHostfile(std::istream& in, const std::string& fileNa
       } else if (key == "max_slots" || key == "max-slots") {
         if (!parsePositive(text, value)) fail("max_slots must be a positive integer, found '" + token + "'");
         entry.maxSlots = value;
+      } else if (key == "agent_port") {
+        if (!parsePositive(text, value) || value > 65535)
+          fail("agent_port must be a port number, found '" + token + "'");
+        entry.agentPort = value;
       } else {
-        fail("unknown key '" + key + "' (known: slots, max_slots)");
+        fail("unknown key '" + key + "' (known: slots, max_slots, agent_port)");
       }
     }
     if (entry.slots && entry.maxSlots && *entry.maxSlots < *entry.slots) {

@@ -12,9 +12,10 @@ namespace zmpi::runtime {
 
 struct HostEntry {
   std::string name;
-  std::optional<int> slots;     // unset: the default for that kind of host
-  std::optional<int> maxSlots;  // unset: no hard limit
-  std::string origin;           // "hostfile F line L" or "--host", for messages
+  std::optional<int> slots;      // unset: the default for that kind of host
+  std::optional<int> maxSlots;   // unset: no hard limit
+  std::optional<int> agentPort;  // hostfile "agent_port=N": where this host's zmpid listens
+  std::string origin;            // "hostfile F line L" or "--host", for messages
 };
 
 // A hostfile line that does not parse; what() reads "hostfile 'F', line L: ...".
@@ -24,7 +25,8 @@ class HostfileError : public std::runtime_error {
 };
 
 // Parses Open MPI's hostfile format: one host per line, optionally followed by slots=N
-// (aliases cpu=N, count=N) and max_slots=N; '#' starts a comment; blank lines are skipped.
+// (aliases cpu=N, count=N), max_slots=N and agent_port=N (zmpi's own: the port of that
+// host's zmpid when it is not the default); '#' starts a comment; blank lines are skipped.
 std::vector<HostEntry> parseHostfile(std::istream& in, const std::string& fileName);
 // Opens and parses `fileName`; an unreadable file is a HostfileError too.
 std::vector<HostEntry> readHostfile(const std::string& fileName);

@@ -58,7 +58,7 @@ int localCoreCount() {
 std::vector<Host> resolveHosts(const std::vector<HostEntry>& entries) {
   std::vector<Host> hosts;
   if (entries.empty()) {
-    hosts.push_back(Host{localHostName(), localCoreCount(), 0, true, "this machine's cores"});
+    hosts.push_back(Host{localHostName(), localCoreCount(), 0, true, "this machine's cores", std::nullopt});
     return hosts;
   }
   for (const HostEntry& entry : entries) {
@@ -69,10 +69,11 @@ std::vector<Host> resolveHosts(const std::vector<HostEntry>& entries) {
     const int slots = entry.slots.value_or(local ? localCoreCount() : 1);
     auto same = std::find_if(hosts.begin(), hosts.end(), [&](const Host& h) { return lower(h.name) == lower(name); });
     if (same == hosts.end()) {
-      hosts.push_back(Host{name, slots, entry.maxSlots.value_or(0), local, entry.origin});
+      hosts.push_back(Host{name, slots, entry.maxSlots.value_or(0), local, entry.origin, entry.agentPort});
     } else {
       same->slots += slots;
       if (entry.maxSlots) same->maxSlots += *entry.maxSlots;
+      if (entry.agentPort) same->agentPort = entry.agentPort;
     }
   }
   return hosts;

@@ -2,6 +2,7 @@
 // The hosts a job may use and how many ranks each takes: entries from -H or a hostfile
 // (or this machine alone), with this machine's aliases merged into one host, and the
 // default slot counts filled in (this machine: its core count, as Open MPI does).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,9 +13,10 @@ namespace zmpi::runtime {
 struct Host {
   std::string name;  // logical name: this machine's hostname for every local alias
   int slots = 1;
-  int maxSlots = 0;    // 0: no hard limit
-  bool local = false;  // this machine: zmpirun starts the ranks itself
-  std::string origin;  // where the entry came from, for messages
+  int maxSlots = 0;                             // 0: no hard limit
+  bool local = false;                           // this machine: zmpirun starts the ranks itself
+  std::string origin;                           // where the entry came from, for messages
+  std::optional<int> agentPort = std::nullopt;  // from the hostfile; unset: --agent-port's
 };
 
 // This machine's hostname (gethostname).

@@ -79,6 +79,23 @@ void JobMonitor::onExit(int rank, pid_t pid, const ExitStatus& status) {
   state.exitedAt = Clock::now();
 }
 
+void JobMonitor::onHostLost(const std::string& host, const std::vector<int>& ranks, const std::string& why) {
+  auto logger = log::get("runtime");
+  if (ranks.empty()) {
+    // Its ranks had all exited and been reported: nothing of the job is lost with it.
+    logger->warn("{} (no rank of the job was running there)", why);
+    return;
+  }
+  for (int rank : ranks) {
+    RankState& state = ranks_.at(static_cast<size_t>(rank));
+    // Counted as ended and judged here, once: the launcher will report nothing more for it.
+    state.exit = ExitStatus{true, SIGKILL};
+    state.exitedAt = Clock::now();
+    state.judged = true;
+  }
+  fail(kHostLostExitCode, messages::hostLost(host, ranks, why));
+}
+
 void JobMonitor::handleEvents() {
   auto logger = log::get("runtime");
   for (const JobEvent& event : events_.drain()) {
@@ -185,6 +202,7 @@ std::optional<JobMonitor::Clock::time_point> JobMonitor::nextDeadline() const {
     if (state.exit && !state.judged) consider(state.exitedAt + settings_.eventGrace);
   }
   if (finished_) consider(drainUntil_);
+  if (auto launcherDue = launcher_.nextDeadline()) consider(*launcherDue);
   return next;
 }
 

@@ -33,6 +33,8 @@ struct MonitorSettings {
 inline constexpr int kTimeoutExitCode = 124;
 // ... when a rank cannot be started (as a shell does for a command it cannot run).
 inline constexpr int kLaunchFailedExitCode = 127;
+// ... when contact with a host's agent is lost and its ranks' fate is unknown.
+inline constexpr int kHostLostExitCode = 1;
 
 class JobMonitor : private LaunchSink {
  public:
@@ -62,6 +64,7 @@ class JobMonitor : private LaunchSink {
   void onOutput(int rank, Stream stream, std::string_view bytes) override;
   void onOutputClosed(int rank, Stream stream) override;
   void onExit(int rank, pid_t pid, const ExitStatus& status) override;
+  void onHostLost(const std::string& host, const std::vector<int>& ranks, const std::string& why) override;
 
   void handleEvents();
   void handleStopSignal(int signal);

@@ -1,9 +1,12 @@
 #pragma once
 // How ranks are started and watched, behind one small interface so that the job monitor
-// does not care where they run: LocalLauncher forks them on this machine; a launcher that
-// asks a zmpid agent on another host can implement the same operations.
+// does not care where they run: LocalLauncher forks them on this machine, RemoteLauncher
+// asks the zmpid agents of other hosts, CompositeLauncher combines the two.
 #include <sys/types.h>
 
+#include <chrono>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +14,7 @@
 #include "runtime/common/exit_status.h"
 #include "runtime/common/output_forwarder.h"
 #include "runtime/common/poll_set.h"
+#include "runtime/common/rank_group.h"
 
 namespace zmpi::runtime {
 
@@ -18,20 +22,27 @@ namespace zmpi::runtime {
 struct RankLaunch {
   int rank = 0;
   std::string host;
-  std::string executable;         // path to run (see findExecutable)
+  // Local ranks: the resolved path to run (see findExecutable). Remote ranks: the program
+  // as the user typed it, resolved by the agent on its own host.
+  std::string executable;
   std::vector<std::string> argv;  // argv[0] as the user typed the program
+  // Local ranks: the whole environment. Remote ranks: only the variables to set over the
+  // agent's own environment (-x, ZMPI_*, the bootstrap contract).
   std::vector<std::string> environment;
-  std::string workingDirectory;  // empty: the launcher's
+  std::string workingDirectory;           // empty: the launcher's
+  bool workingDirectoryRequired = false;  // given by --wdir: a remote host without it fails the launch
   bool receivesStdin = false;
+  bool remote = false;  // started through the zmpid agent of `host`
 };
 
-// What a launcher reports to the job monitor, always from the monitor's thread.
-class LaunchSink {
+// What a launcher reports to the job monitor, always from the monitor's thread: output
+// and exits (RankEvents), and the loss of a host whose ranks' fate is then unknown.
+class LaunchSink : public RankEvents {
  public:
-  virtual ~LaunchSink() = default;
-  virtual void onOutput(int rank, Stream stream, std::string_view bytes) = 0;
-  virtual void onOutputClosed(int rank, Stream stream) = 0;
-  virtual void onExit(int rank, pid_t pid, const ExitStatus& status) = 0;
+  // Contact with the agent of `host` is lost; `ranks` ran there and count as dead from now
+  // on (the agent ends them itself when it stops hearing from zmpirun). `why` is a whole
+  // sentence naming the agent's address.
+  virtual void onHostLost(const std::string& host, const std::vector<int>& ranks, const std::string& why) = 0;
 };
 
 // Starting a rank failed; the ranks started before it are running and must be ended.
@@ -58,6 +69,8 @@ class Launcher {
   // reporting output and exits to `sink`.
   virtual void prepare(PollSet& set) = 0;
   virtual void handle(const PollSet& set, LaunchSink& sink) = 0;
+  // When handle() must run next even if nothing becomes ready (a heartbeat deadline).
+  virtual std::optional<std::chrono::steady_clock::time_point> nextDeadline() const { return std::nullopt; }
 
   // Sends `signal` to every rank still running and to everything they started.
   virtual void signalAll(int signal) = 0;

@@ -1,21 +1,29 @@
 // zmpirun: starts an MPI program on N ranks, the way mpirun does. See options.cc for the
-// command line, job_monitor.h for how a job is followed and ended.
+// command line, job_network.h for where a multi-host job listens, job_plan.h for what each
+// rank gets, job_monitor.h for how a job is followed and ended.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 
+#include "runtime/common/secret.h"
 #include "runtime/common/signals.h"
 #include "runtime/common/spawn.h"
 #include "runtime/common/unique_fd.h"
+#include "runtime/zmpirun/composite_launcher.h"
 #include "runtime/zmpirun/hostfile.h"
 #include "runtime/zmpirun/hosts.h"
 #include "runtime/zmpirun/job_events.h"
 #include "runtime/zmpirun/job_monitor.h"
+#include "runtime/zmpirun/job_network.h"
+#include "runtime/zmpirun/job_plan.h"
 #include "runtime/zmpirun/local_launcher.h"
 #include "runtime/zmpirun/messages.h"
 #include "runtime/zmpirun/options.h"
 #include "runtime/zmpirun/placement.h"
 #include "runtime/zmpirun/rank_environment.h"
+#include "runtime/zmpirun/remote_launcher.h"
 #include "transport/context.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
@@ -23,9 +31,6 @@
 
 namespace zmpi::runtime {
 namespace {
-
-// Single-host jobs: the rendezvous server and every rank listen on loopback only.
-constexpr const char* kLocalBindAddress = "127.0.0.1";
 
 std::chrono::milliseconds millisecondsFromEnvironment(const char* name, std::chrono::milliseconds fallback) {
   const char* value = std::getenv(name);
@@ -51,26 +56,66 @@ std::vector<HostEntry> hostEntries(const LaunchOptions& options) {
   return entries;
 }
 
+// The hosts that run at least one rank.
+std::vector<Host> usedHosts(const std::vector<Host>& hosts, const Placement& placement) {
+  std::vector<bool> used(hosts.size(), false);
+  for (const RankPlacement& rank : placement.ranks) used[static_cast<size_t>(rank.hostIndex)] = true;
+  std::vector<Host> result;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    if (used[i]) result.push_back(hosts[i]);
+  }
+  return result;
+}
+
+std::unique_ptr<Launcher> makeLauncher(const JobNetwork& network, const std::optional<Secret>& secret,
+                                       const std::string& jobId, const MonitorSettings& settings) {
+  auto local = std::make_unique<LocalLauncher>(STDIN_FILENO);
+  if (network.agents.empty()) return local;
+  RemoteSettings remote;
+  remote.jobId = jobId;
+  remote.agentTimeout = millisecondsFromEnvironment("ZMPI_AGENT_TIMEOUT_MS", remote.agentTimeout);
+  remote.heartbeatInterval = millisecondsFromEnvironment("ZMPI_HEARTBEAT_MS", remote.heartbeatInterval);
+  remote.heartbeatTimeout = millisecondsFromEnvironment("ZMPI_HEARTBEAT_TIMEOUT_MS", remote.heartbeatTimeout);
+  remote.killGrace = settings.killGrace;
+  return std::make_unique<CompositeLauncher>(std::move(local),
+                                             std::make_unique<RemoteLauncher>(*secret, network.agents, remote));
+}
+
 int runJob(const LaunchOptions& options) {
   std::vector<Host> hosts;
   Placement placement;
   try {
     hosts = resolveHosts(hostEntries(options));
-    placement = placeRanks(hosts, options.np, options.oversubscribe);
+    placement = placeRanks(hosts, options.np, options.oversubscribe, options.mapByNode ? MapBy::Node : MapBy::Slot);
   } catch (const HostfileError& error) {
     return fail(std::string("zmpirun: ") + error.what());
   } catch (const PlacementError& error) {
     if (options.oversubscribe) return fail(messages::maxSlotsExceeded(error.what()));
     return fail(messages::notEnoughSlots(error.requested(), error.available(), options.program));
   }
-  for (const RankPlacement& rank : placement.ranks) {
-    const Host& host = hosts[static_cast<size_t>(rank.hostIndex)];
-    if (!host.local) return fail(messages::needsZmpid(host.name, host.origin));
+  const std::vector<Host> used = usedHosts(hosts, placement);
+  const bool anyLocal = std::any_of(used.begin(), used.end(), [](const Host& h) { return h.local; });
+  const bool anyRemote = std::any_of(used.begin(), used.end(), [](const Host& h) { return !h.local; });
+  // Read before anything else looks at the environment: loading removes ZMPI_SECRET from it.
+  std::optional<Secret> secret;
+  JobNetwork network;
+  try {
+    if (anyRemote) {
+      secret = loadSecret();
+      const Host& remote = *std::find_if(used.begin(), used.end(), [](const Host& h) { return !h.local; });
+      if (!secret) return fail(messages::needsSecret(remote.name, remote.origin));
+    }
+    const char* launcherAddress = std::getenv("ZMPI_LAUNCHER_ADDRESS");
+    network = planJobNetwork(used, options.agentPort, launcherAddress != nullptr ? launcherAddress : "");
+  } catch (const SecretError& error) {
+    return fail(std::string("zmpirun: ") + error.what());
+  } catch (const NetworkError& error) {
+    return fail(std::string("zmpirun: ") + error.what());
   }
   const auto environment = currentEnvironment();
   const auto path = environment.count("PATH") ? environment.at("PATH") : std::string("/usr/bin:/bin");
   const auto executable = findExecutable(options.program, options.workingDirectory, path);
-  if (!executable) {
+  if (anyLocal && !executable) {
     std::fputs(messages::executableNotFound(options.program, localHostName()).c_str(), stderr);
     return kLaunchFailedExitCode;
   }
@@ -82,37 +127,25 @@ int runJob(const LaunchOptions& options) {
 
   transport::ContextOwner context;
   JobEventQueue events;
-  transport::RendezvousServer server(std::string("tcp://") + kLocalBindAddress + ":*", transport::jobHashOf(jobId),
-                                     size,
+  transport::RendezvousServer server(network.rendezvousBind, transport::jobHashOf(jobId), size,
                                      millisecondsFromEnvironment("ZMPI_STARTUP_TIMEOUT_MS", std::chrono::seconds(30)),
                                      events.eventHandler(), events.joinHandler());
   JobEnvironment job{jobId, server.endpoint(), size, placement.universeSize, findZmpiLibDir()};
-  if (job.libDir.empty() && ZMPI_EXPECTS_LIBMPI) {
+  if (job.libDir.empty() && ZMPI_EXPECTS_LIBMPI && anyLocal) {
     logger->warn(
         "zmpi's libmpi.so.40 was not found next to zmpirun; MPI programs will load whichever "
         "libmpi.so.40 the loader finds (set ZMPI_LIBDIR to point at zmpi's lib dir)");
   }
   logger->debug("job {}: {} ranks, rendezvous at {}, lib dir '{}'", jobId, size, job.rendezvous, job.libDir);
-
-  const auto exports = resolveExports(options.exports, environment);
-  std::vector<RankLaunch> launches;
-  std::vector<std::string> rankHosts;
-  for (const RankPlacement& rank : placement.ranks) {
-    const Host& host = hosts[static_cast<size_t>(rank.hostIndex)];
-    RankLaunch launch;
-    launch.rank = rank.rank;
-    launch.host = host.name;
-    launch.executable = *executable;
-    launch.argv.push_back(options.program);
-    launch.argv.insert(launch.argv.end(), options.programArgs.begin(), options.programArgs.end());
-    launch.environment =
-        rankEnvironment(environment, exports, job,
-                        RankEnvironment{rank.rank, host.name, kLocalBindAddress, rank.localRank, rank.localSize});
-    launch.workingDirectory = options.workingDirectory;
-    launch.receivesStdin = rank.rank == options.stdinRank;
-    launches.push_back(std::move(launch));
-    rankHosts.push_back(host.name);
+  for (const auto& [name, agent] : network.agents) {
+    logger->debug("{}: ranks bind {}, reach zmpirun at {}", agent.describe(), agent.address,
+                  network.advertised.at(name));
   }
+
+  const std::vector<RankLaunch> launches =
+      planJob(JobPlanInputs{options, hosts, placement, network, job, environment, executable});
+  std::vector<std::string> rankHosts;
+  for (const RankLaunch& launch : launches) rankHosts.push_back(launch.host);
 
   MonitorSettings settings;
   settings.timeout = std::chrono::seconds(options.timeoutSeconds);
@@ -120,9 +153,9 @@ int runJob(const LaunchOptions& options) {
   settings.eventGrace = millisecondsFromEnvironment("ZMPI_EVENT_GRACE_MS", settings.eventGrace);
   int status;
   {
-    LocalLauncher launcher(STDIN_FILENO);
+    std::unique_ptr<Launcher> launcher = makeLauncher(network, secret, jobId, settings);
     OutputForwarder output(STDOUT_FILENO, STDERR_FILENO, options.tagOutput);
-    JobMonitor monitor(launcher, events, output, rankHosts, settings);
+    JobMonitor monitor(*launcher, events, output, rankHosts, settings);
     status = monitor.run(launches);
   }
   server.stop();

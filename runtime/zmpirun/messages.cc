@@ -95,11 +95,22 @@ std::string launchFailed(int rank, const std::string& host, const std::string& p
       "\n\nwhen attempting to start process rank " + str(rank) + ".\n");
 }
 
-std::string needsZmpid(const std::string& host, const std::string& origin) {
-  return banner("Host '" + host + "' (from " + origin + ") is not this machine:\n" +
-                "multi-host launch needs zmpid (not yet implemented).\n\n"
-                "zmpirun can start ranks only on this machine for now (localhost,\n"
-                "127.0.0.1 or its own host name).\n");
+std::string hostLost(const std::string& host, const std::vector<int>& ranks, const std::string& why) {
+  std::string list;
+  for (int rank : ranks) list += (list.empty() ? "" : ", ") + str(rank);
+  const bool many = ranks.size() > 1;
+  return banner(why + "\n\nThe job is ended. Process rank" + (many ? "s " : " ") + list + " on node " + host +
+                (many ? " are" : " is") +
+                " presumed dead:\nthe agent ends the job's ranks itself when it stops hearing from zmpirun.\n");
+}
+
+std::string needsSecret(const std::string& host, const std::string& origin) {
+  return banner("Host '" + host + "' (from " + origin +
+                ") is not this machine, so its ranks are started\n"
+                "by the zmpid agent there, which runs only requests signed with the secret it\n"
+                "shares with zmpirun.\n\n"
+                "Set ZMPI_SECRET_FILE to a file holding that secret (readable only by you,\n"
+                "chmod 600), or ZMPI_SECRET to the secret itself.\n");
 }
 
 }  // namespace zmpi::runtime::messages

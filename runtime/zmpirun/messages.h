@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <vector>
 
 #include "runtime/common/exit_status.h"
 
@@ -25,6 +26,9 @@ std::string notEnoughSlots(int requested, int available, const std::string& prog
 std::string maxSlotsExceeded(const std::string& reason);
 std::string executableNotFound(const std::string& program, const std::string& host);
 std::string launchFailed(int rank, const std::string& host, const std::string& program, const std::string& error);
-std::string needsZmpid(const std::string& host, const std::string& origin);
+// Contact with a host's agent is lost; `why` names the agent and the cause.
+std::string hostLost(const std::string& host, const std::vector<int>& ranks, const std::string& why);
+// A multi-host job without the agents' secret; `origin` says where the host was named.
+std::string needsSecret(const std::string& host, const std::string& origin);
 
 }  // namespace zmpi::runtime::messages

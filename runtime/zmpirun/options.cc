@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace zmpi::runtime {
@@ -15,7 +16,11 @@ The first argument that is not an option is the program; it and everything after
 passed to the ranks untouched. Open MPI's single-dash spellings (-np 4, -host a,b,
 -hostfile f, -oversubscribe, ...) are accepted too.
 
-Hostfile lines look like Open MPI's:  <host> [slots=N] [max_slots=N]   # comment
+Hostfile lines look like Open MPI's:  <host> [slots=N] [max_slots=N] [agent_port=N]   # comment
+
+Hosts other than this machine are reached through their zmpid agent (default port 7117);
+zmpirun and the agents share a secret: ZMPI_SECRET_FILE (a file only you can read) or
+ZMPI_SECRET.
 )";
 
 // What CLI11 knows about an option, reduced to what splitting argv needs.
@@ -103,6 +108,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
   LaunchOptions options;
   std::string stdinTarget = "0";
   bool allowRoot = false;  // accepted and ignored
+  std::string mapBy = "slot";
   CLI::App app{"zmpirun: start an MPI program on N ranks, with mpirun's options.", "zmpirun"};
   app.footer(kFooter);
   app.set_version_flag("-V,--version", versionText());
@@ -122,9 +128,22 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
       ->check(CLI::NonNegativeNumber);
   app.add_option("--wdir", options.workingDirectory, "Working directory of the ranks (default: zmpirun's)");
   app.add_option("--stdin", stdinTarget, "Rank that receives zmpirun's stdin, or 'none' (default: 0)");
+  app.add_option("--map-by", mapBy,
+                 "Place consecutive ranks on one host until its slots are full (slot, default), "
+                 "or one per host in turn (node)")
+      ->check(CLI::IsMember({"slot", "node"}));
+  app.add_option("--agent-port", options.agentPort,
+                 "Port of the zmpid agents on other hosts (default: $ZMPI_AGENT_PORT, else 7117)")
+      ->check(CLI::Range(1, 65535));
   app.add_flag("--allow-run-as-root", allowRoot,
                "Accepted for compatibility with Open MPI; zmpirun does not refuse root");
 
+  if (const char* port = std::getenv("ZMPI_AGENT_PORT"); port != nullptr && *port != '\0') {
+    options.agentPort = std::atoi(port);
+    if (options.agentPort < 1 || options.agentPort > 65535) {
+      return {std::nullopt, fail("ZMPI_AGENT_PORT='" + std::string(port) + "' is not a port number")};
+    }
+  }
   if (environmentTimeout != nullptr && *environmentTimeout != '\0') {
     try {
       options.timeoutSeconds = std::stoi(environmentTimeout);
@@ -153,6 +172,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
       return {std::nullopt, fail("--stdin takes a rank number or 'none', not '" + stdinTarget + "'")};
     }
   }
+  options.mapByNode = mapBy == "node";
   options.program = std::move(split.program);
   options.programArgs = std::move(split.programArgs);
   return {std::move(options), 0};

@@ -17,6 +17,8 @@ struct LaunchOptions {
   int timeoutSeconds = 0;        // 0: none
   std::string workingDirectory;  // empty: zmpirun's own
   int stdinRank = 0;             // -1: no rank gets stdin
+  bool mapByNode = false;        // --map-by node: consecutive ranks on different hosts
+  int agentPort = 7117;          // zmpid's port on hosts whose hostfile entry gives none
   std::string program;
   std::vector<std::string> programArgs;
 };

@@ -1,7 +1,9 @@
 #pragma once
 // Which rank runs where: ranks fill each host's slots in order (Open MPI's default
-// "by slot" mapping). More ranks than slots is refused unless oversubscription is allowed,
-// in which case the extra ranks are dealt round-robin over the hosts.
+// "by slot" mapping), or with --map-by node are dealt one per host in turn (rank r on the
+// r-th host modulo their count, while they have slots). More ranks than slots is refused
+// unless oversubscription is allowed, in which case the extra ranks are dealt round-robin
+// over the hosts.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,7 +38,9 @@ class PlacementError : public std::runtime_error {
   int available_;
 };
 
+enum class MapBy { Slot, Node };
+
 // Places `np` ranks (0: one per slot) on `hosts`.
-Placement placeRanks(const std::vector<Host>& hosts, int np, bool oversubscribe);
+Placement placeRanks(const std::vector<Host>& hosts, int np, bool oversubscribe, MapBy mapBy = MapBy::Slot);
 
 }  // namespace zmpi::runtime

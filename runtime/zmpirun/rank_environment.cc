@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
 
+#include "runtime/common/secret.h"
 #include "transport/log.h"
 
 extern char** environ;
@@ -46,6 +48,8 @@ std::vector<std::string> rankEnvironment(std::map<std::string, std::string> base
                                          const std::map<std::string, std::string>& exports, const JobEnvironment& job,
                                          const RankEnvironment& rank) {
   for (const auto& [name, value] : exports) base[name] = value;
+  // The agents' secret proves a launch is genuine; a rank has no use for it.
+  std::erase_if(base, [](const auto& entry) { return isSecretVariable(entry.first); });
   // The bootstrap contract comes last: neither zmpirun's environment (a zmpirun started
   // from inside a rank) nor -x may override it.
   base["ZMPI_JOB_ID"] = job.jobId;
@@ -69,23 +73,20 @@ std::vector<std::string> rankEnvironment(std::map<std::string, std::string> base
   return entries;
 }
 
-std::string findZmpiLibDir() {
-  namespace fs = std::filesystem;
-  auto hasLibrary = [](const fs::path& dir) {
-    std::error_code ignored;
-    return fs::exists(dir / "libmpi.so.40", ignored);
-  };
-  if (const char* override = std::getenv("ZMPI_LIBDIR"); override != nullptr && *override != '\0') return override;
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  if (error) return {};
-  // ZMPI_RELATIVE_LIBDIR is bin -> lib of the install layout (e.g. "../lib" or
-  // "../lib/x86_64-linux-gnu"); the build tree always has bin/../lib.
-  for (const char* relative : {ZMPI_RELATIVE_LIBDIR, "../lib"}) {
-    const fs::path dir = (self.parent_path() / relative).lexically_normal();
-    if (hasLibrary(dir)) return dir.string();
+std::vector<std::string> remoteRankEnvironment(const std::map<std::string, std::string>& environment,
+                                               const std::map<std::string, std::string>& exports,
+                                               const JobEnvironment& job, const RankEnvironment& rank) {
+  static const char* const kLauncherOnly[] = {"ZMPI_SECRET_FILE", "ZMPI_LIBDIR", "ZMPI_AGENT_PORT",
+                                              "ZMPI_LAUNCHER_ADDRESS", "ZMPI_AGENT_TIMEOUT_MS"};
+  std::map<std::string, std::string> base;
+  for (const auto& [name, value] : environment) {
+    if (!name.starts_with("ZMPI_")) continue;
+    if (std::find(std::begin(kLauncherOnly), std::end(kLauncherOnly), name) != std::end(kLauncherOnly)) continue;
+    base[name] = value;
   }
-  return {};
+  JobEnvironment remoteJob = job;
+  remoteJob.libDir.clear();
+  return rankEnvironment(std::move(base), exports, remoteJob, rank);
 }
 
 std::string newJobId() {

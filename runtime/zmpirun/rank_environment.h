@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/common/lib_dir.h"
+
 namespace zmpi::runtime {
 
 struct JobEnvironment {
@@ -38,10 +40,14 @@ std::vector<std::string> rankEnvironment(std::map<std::string, std::string> base
                                          const std::map<std::string, std::string>& exports, const JobEnvironment& job,
                                          const RankEnvironment& rank);
 
-// zmpi's lib dir, found next to the running zmpirun (bin/../lib in the build tree, the
-// install's lib dir after `cmake --install`), or $ZMPI_LIBDIR if set. Empty if there is
-// no libmpi.so.40 in any of them.
-std::string findZmpiLibDir();
+// A remote rank's variables, which its agent sets over the agent's own environment (a
+// remote host's PATH, HOME and libraries are its own, as with mpirun): -x exports,
+// zmpirun's ZMPI_* settings (log level, timeouts, ...) and the bootstrap contract. Never
+// the secret, nor settings that only mean something to zmpirun. No LD_LIBRARY_PATH: the
+// agent puts its own host's zmpi lib dir first.
+std::vector<std::string> remoteRankEnvironment(const std::map<std::string, std::string>& environment,
+                                               const std::map<std::string, std::string>& exports,
+                                               const JobEnvironment& job, const RankEnvironment& rank);
 
 // A new job id: 16 random hex digits.
 std::string newJobId();
