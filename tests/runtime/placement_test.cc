@@ -73,3 +73,26 @@ TEST_CASE("placement: oversubscription stops at max_slots") {
   std::vector<Host> capped{{"a", 1, 2, false, ""}};
   CHECK_THROWS_AS(placeRanks(capped, 3, true), PlacementError);
 }
+
+TEST_CASE("placement: --map-by node deals consecutive ranks to different hosts") {
+  std::vector<Host> hosts{{"a", 2, 0, false, ""}, {"b", 2, 0, false, ""}, {"c", 2, 0, false, ""}};
+  const Placement placement = placeRanks(hosts, 6, false, MapBy::Node);
+  const int expectedHost[] = {0, 1, 2, 0, 1, 2};
+  const int expectedLocal[] = {0, 0, 0, 1, 1, 1};
+  for (int r = 0; r < 6; ++r) {
+    CHECK(placement.ranks[r].rank == r);
+    CHECK(placement.ranks[r].hostIndex == expectedHost[r]);
+    CHECK(placement.ranks[r].localRank == expectedLocal[r]);
+    CHECK(placement.ranks[r].localSize == 2);
+  }
+  // Fewer ranks than slots spread over the hosts instead of filling the first.
+  const Placement few = placeRanks(hosts, 2, false, MapBy::Node);
+  CHECK(few.ranks[0].hostIndex == 0);
+  CHECK(few.ranks[1].hostIndex == 1);
+  CHECK(few.ranks[1].localSize == 1);
+  // Oversubscribed: a gets one extra (2), b keeps its 3; ranks go to each in turn.
+  std::vector<Host> uneven{{"a", 1, 0, false, ""}, {"b", 3, 0, false, ""}};
+  const Placement skewed = placeRanks(uneven, 5, true, MapBy::Node);
+  const int skewedHost[] = {0, 1, 0, 1, 1};  // each host in turn while it has ranks to take
+  for (int r = 0; r < 5; ++r) CHECK(skewed.ranks[r].hostIndex == skewedHost[r]);
+}

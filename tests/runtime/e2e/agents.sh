@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Two "hosts" on this machine: zmpid agents bound to 127.0.0.2 and 127.0.0.3 (each its own
+# ZMPI_HOST, so ranks on them count as being on different hosts), started by zmpirun
+# through the agents. Checks the bootstrap each remote rank gets, a real MPI program using
+# tcp between the hosts and the same-host path within one, and every way a multi-host job
+# fails: wrong secret, no secret, nothing listening, a remote rank's death, an agent's
+# death, zmpirun's death, garbage on the agent's port.
+source "$(dirname "$0")/lib.sh"
+: "${ZMPID:?ZMPID must point at zmpid}"
+trap 'stop_agents; rm -rf "$WORK"' EXIT
+
+# lib.sh's leftovers, in one grep over /proc: fast enough to time how quickly ranks end.
+leftovers() {
+  grep -lzxF "ZMPI_TEST_MARKER=$MARKER" /proc/[0-9]*/environ 2>/dev/null | sed 's|/proc/\([0-9]*\)/environ|\1|'
+}
+
+SECRET="$WORK/secret"
+head -c 32 /dev/urandom | base64 >"$SECRET"
+chmod 600 "$SECRET"
+export ZMPI_SECRET_FILE="$SECRET"
+declare -A AGENT_PID AGENT_PORT
+
+# start_agent NAME ADDRESS [zmpid options...]: port 0 (any free one), read back from the
+# agent's "listening on" line (bounded wait).
+start_agent() {
+  local name=$1 address=$2 tries=0
+  shift 2
+  # Only what the options say: the secret zmpirun uses (in this script's environment) is
+  # not the agent's unless passed explicitly.
+  env -u ZMPI_SECRET_FILE -u ZMPI_SECRET ZMPI_LOG_LEVEL=info "$ZMPID" --bind "$address:0" "$@" \
+    >"$WORK/agent-$name.out" 2>"$WORK/agent-$name.err" &
+  AGENT_PID[$name]=$!
+  while ! grep -q "listening on" "$WORK/agent-$name.out" 2>/dev/null; do
+    if ((tries++ > 200)) || ! kill -0 "${AGENT_PID[$name]}" 2>/dev/null; then
+      fail "agent $name did not start"
+      cat "$WORK/agent-$name.err" >&2
+      return 1
+    fi
+    sleep 0.02
+  done
+  AGENT_PORT[$name]=$(sed -n 's/.*tcp:\/\/[0-9.]*:\([0-9]*\).*/\1/p' "$WORK/agent-$name.out")
+}
+stop_agents() {
+  local name
+  for name in "${!AGENT_PID[@]}"; do kill "${AGENT_PID[$name]}" 2>/dev/null; done
+  for name in "${!AGENT_PID[@]}"; do wait "${AGENT_PID[$name]}" 2>/dev/null; done
+}
+# hostfile FILE NAME...: the named agents, two slots each, at their ports.
+hostfile() {
+  local file=$1 name
+  shift
+  : >"$file"
+  for name in "$@"; do echo "${ADDRESS[$name]} slots=2 agent_port=${AGENT_PORT[$name]}" >>"$file"; done
+}
+declare -A ADDRESS=([a]=127.0.0.2 [b]=127.0.0.3 [wrong]=127.0.0.2 [none]=127.0.0.3)
+
+start_agent a 127.0.0.2 --secret-file "$SECRET" || finish
+start_agent b 127.0.0.3 --secret-file "$SECRET" || finish
+hostfile "$WORK/hosts" a b
+
+# A job across both hosts: every rank joins, output comes back line by line.
+run_job two -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" ok
+expect_rc two 0
+for r in 0 1 2 3; do expect_lines two out "rank $r of 4" 1; done
+expect_no_leftovers two
+
+# The bootstrap contract of remote ranks: their host as given, its address to bind, and
+# zmpirun's rendezvous at an address that host reaches.
+run_job env -np 4 --hostfile "$WORK/hosts" sh -c 'echo "R=$ZMPI_RANK H=$ZMPI_HOST B=$ZMPI_BIND_ADDRESS L=$ZMPI_LOCAL_RANK/$ZMPI_LOCAL_SIZE S=${ZMPI_SECRET:-none}"'
+expect_rc env 0
+expect_text env out "R=0 H=127.0.0.2 B=127.0.0.2 L=0/2 S=none"
+expect_text env out "R=3 H=127.0.0.3 B=127.0.0.3 L=1/2 S=none"
+
+# A real MPI program: tcp between the two hosts, the same-host path within each.
+if [[ -n "${MPI_PROGRAM:-}" ]]; then
+  ZMPI_LOG_LEVEL=debug run_job mpi -np 4 --hostfile "$WORK/hosts" "$MPI_PROGRAM"
+  expect_rc mpi 0
+  expect_text mpi err "path to rank 2 on host 127.0.0.3: tcp"
+  if grep -qE "path to rank 1 on host 127.0.0.2: (shm|ipc)" "$WORK/mpi.err"; then
+    pass "mpi: ranks on one host use the same-host path"
+  else
+    fail "mpi: no same-host path between ranks 0 and 1"
+    show mpi
+  fi
+  expect_no_leftovers mpi
+fi
+
+# A rank dying on a remote host ends the job, naming rank and host.
+run_job crash -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" crash 3
+expect_rc crash 137
+expect_text crash err "process rank 3 with PID"
+expect_text crash err "on node 127.0.0.3 exited on signal 9 (Killed)."
+expect_no_leftovers crash
+
+# Agents that do not share zmpirun's secret, or have none, refuse; nothing runs.
+WRONG="$WORK/wrong"
+head -c 32 /dev/urandom | base64 >"$WRONG"
+chmod 600 "$WRONG"
+stop_agents
+unset 'AGENT_PID[a]' 'AGENT_PID[b]'
+start_agent wrong 127.0.0.2 --secret-file "$WRONG" || finish
+start_agent none 127.0.0.3 || finish
+hostfile "$WORK/wrong-hosts" wrong
+run_job wrong -np 2 --hostfile "$WORK/wrong-hosts" "$FAKE_RANK" ok
+expect_nonzero wrong
+expect_text wrong err "zmpid on host '127.0.0.2' (127.0.0.2:${AGENT_PORT[wrong]}) refused the job"
+expect_text wrong err "signature does not verify"
+expect_no_leftovers wrong
+hostfile "$WORK/none-hosts" none
+run_job nosecret -np 2 --hostfile "$WORK/none-hosts" "$FAKE_RANK" ok
+expect_nonzero nosecret
+expect_text nosecret err "has no secret configured"
+if grep -qF "$(cat "$SECRET")" "$WORK"/agent-*.err "$WORK"/*.err 2>/dev/null; then fail "a secret was logged"; fi
+
+# zmpirun without a secret does not even try.
+ZMPI_SECRET_FILE= run_job nolocalsecret -np 2 --hostfile "$WORK/wrong-hosts" "$FAKE_RANK" ok
+expect_rc nolocalsecret 1
+expect_text nolocalsecret err "Set ZMPI_SECRET_FILE"
+
+# Nothing listening at the port: a bounded failure naming host, address and port.
+stop_agents
+unset 'AGENT_PID[wrong]' 'AGENT_PID[none]'
+started=$(now_ms)
+ZMPI_AGENT_TIMEOUT_MS=1000 run_job refused -np 2 --hostfile "$WORK/wrong-hosts" "$FAKE_RANK" ok
+elapsed=$(($(now_ms) - started))
+expect_nonzero refused
+expect_text refused err "cannot connect to zmpid on host '127.0.0.2' (127.0.0.2:${AGENT_PORT[wrong]}): connection refused"
+if ((elapsed < 4000)); then pass "refused: failed after $elapsed ms"; else fail "refused: took $elapsed ms"; fi
+
+# An agent killed mid-job: the job ends at once with a message naming host and ranks,
+# and the ranks on the other host are ended.
+start_agent a 127.0.0.2 --secret-file "$SECRET" || finish
+start_agent b 127.0.0.3 --secret-file "$SECRET" || finish
+hostfile "$WORK/hosts" a b
+"$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" hang \
+  >"$WORK/agentkill.out" 2>"$WORK/agentkill.err" </dev/null &
+job=$!
+tries=0
+while (($(cat "$WORK/agentkill.out" 2>/dev/null | grep -c ready) < 4 && tries++ < 250)); do sleep 0.02; done
+started=$(now_ms)
+kill -9 "${AGENT_PID[b]}"
+wait "${AGENT_PID[b]}" 2>/dev/null
+wait "$job"
+RC=$?
+elapsed=$(($(now_ms) - started))
+unset 'AGENT_PID[b]'
+expect_rc agentkill 1
+expect_text agentkill err "zmpirun lost contact with zmpid on host '127.0.0.3' (127.0.0.3:${AGENT_PORT[b]})"
+expect_text agentkill err "Process ranks 2, 3 on node 127.0.0.3 are presumed dead"
+if ((elapsed < 2000)); then pass "agentkill: job ended $elapsed ms after the agent died"; else
+  fail "agentkill: job took $elapsed ms"; fi
+expect_no_leftovers agentkill
+
+# zmpirun killed: the agents stop hearing its heartbeats and end the ranks themselves
+# within the heartbeat timeout (3 s) plus the kill grace (0.5 s).
+start_agent b 127.0.0.3 --secret-file "$SECRET" || finish
+hostfile "$WORK/hosts" a b
+"$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" hang \
+  >"$WORK/launcherkill.out" 2>"$WORK/launcherkill.err" </dev/null &
+job=$!
+tries=0
+while (($(cat "$WORK/launcherkill.out" 2>/dev/null | grep -c ready) < 4 && tries++ < 250)); do sleep 0.02; done
+running=$(leftovers | wc -l)
+if ((running == 4)); then pass "launcherkill: 4 ranks running"; else
+  fail "launcherkill: $running ranks running before zmpirun is killed, expected 4"
+  show launcherkill
+fi
+started=$(now_ms)
+kill -9 "$job"
+wait "$job" 2>/dev/null
+while [[ -n $(leftovers) ]] && (($(now_ms) - started < 8000)); do sleep 0.02; done
+elapsed=$(($(now_ms) - started))
+if [[ -z $(leftovers) ]] && ((elapsed < 4500)); then pass "launcherkill: ranks ended $elapsed ms after zmpirun died"; else
+  fail "launcherkill: ranks still there after $elapsed ms"
+  cat "$WORK"/agent-[ab].err >&2
+fi
+expect_no_leftovers launcherkill
+
+# Garbage on an agent's port is rejected; the agent keeps serving.
+{ head -c 4096 /dev/urandom >"/dev/tcp/127.0.0.2/${AGENT_PORT[a]}"; } 2>/dev/null
+printf 'GET / HTTP/1.0\r\n\r\n' 2>/dev/null >"/dev/tcp/127.0.0.2/${AGENT_PORT[a]}"
+run_job aftergarbage -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" ok
+expect_rc aftergarbage 0
+if kill -0 "${AGENT_PID[a]}" 2>/dev/null; then pass "agent survived garbage"; else fail "agent died of garbage"; fi
+
+# zmpid refuses a secret file others can read, and an address that is not this machine's.
+chmod 640 "$WRONG"
+if "$ZMPID" --bind 127.0.0.2:0 --secret-file "$WRONG" >/dev/null 2>"$WORK/perm.err"; then
+  fail "zmpid started with a group-readable secret"
+else
+  expect_text perm err "accessible by group or others (mode 0640)"
+fi
+if "$ZMPID" --bind 192.0.2.77:0 --secret-file "$SECRET" >/dev/null 2>"$WORK/bind.err"; then
+  fail "zmpid bound an address of no interface"
+else
+  expect_text bind err "192.0.2.77"
+fi
+finish
