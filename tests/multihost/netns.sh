@@ -7,7 +7,8 @@
 #   - p2p and collective test programs, a communicator split by host, examples/heat2d,
 #     and a program built by Open MPI's mpicc; tcp between hosts, the same-host path within
 #   - an agent killed mid-job: the job ends at once, naming the host; nothing is left
-#   - a host cut off mid-job: the job ends within the heartbeat timeout (3 s) + 1 s
+#   - a host cut off mid-job: the job ends within the heartbeat timeout (3 s) + 1 s, and
+#     that host's agent ends its ranks within another 0.5 s (kill grace)
 #   - an agent with another secret refuses; an address where nobody listens fails in time
 # Everything is torn down on exit, whatever failed. Skips (exit 77) without root or ip.
 set -u
@@ -22,6 +23,9 @@ HOSTS="$SOURCE_DIR/scripts/netns/hosts.sh"
 PROGRAMS="$BUILD_DIR/tests/bin"
 PORT=7117
 JOB_TIMEOUT=${ZMPI_NETNS_JOB_TIMEOUT:-60}
+# Slack on the measured bounds (ms): sanitized builds start and stop processes slower.
+SLACK=1000
+[[ -n ${ZMPI_SANITIZE:-} ]] && SLACK=4000
 WORK=$(mktemp -d)
 MARKER="zmpi-netns-$$-$RANDOM$RANDOM"
 failures=0
@@ -206,7 +210,7 @@ if run_blocked agentkill; then
   elapsed=$(($(now_ms) - t0))
   if ((RC != 0)); then pass "agentkill exits $RC"; else fail "agentkill exits 0"; fi
   expect_text agentkill err "lost contact with zmpid on host 'node3' \(10.77.0.13:$PORT\)"
-  if ((elapsed < 2000)); then pass "agentkill: job ended $elapsed ms after the agent died"; else
+  if ((elapsed < 1000 + SLACK)); then pass "agentkill: job ended $elapsed ms after the agent died"; else
     fail "agentkill: job ended after $elapsed ms"; fi
   expect_no_leftovers agentkill
 fi
@@ -222,9 +226,9 @@ if run_blocked cut; then
   elapsed=$(($(now_ms) - t0))
   if ((RC != 0)); then pass "cut exits $RC"; else fail "cut exits 0"; fi
   expect_text cut err "zmpid on host 'node2' \(10.77.0.12:$PORT\): nothing came from it for 3000 ms"
-  if ((elapsed >= 2500 && elapsed < 4500)); then pass "cut: job ended $elapsed ms after the link went down"; else
-    fail "cut: job ended after $elapsed ms (bound: 3000 ms heartbeat timeout + 1 s)"; fi
-  expect_no_leftovers cut 3000
+  if ((elapsed >= 2500 && elapsed < 3000 + SLACK)); then pass "cut: job ended $elapsed ms after the link went down"; else
+    fail "cut: job ended after $elapsed ms (bound: 3000 ms heartbeat timeout + $SLACK ms)"; fi
+  expect_no_leftovers cut $((2000 + SLACK))
   "$HOSTS" heal node2
 fi
 
@@ -243,7 +247,7 @@ printf 'node1 slots=2\n10.77.0.99 slots=2\n' >"$WORK/absent"
 t0=$(now_ms)
 ZMPI_AGENT_TIMEOUT_MS=1500 zrun absent -np 4 --hostfile "$WORK/absent" "$PROGRAMS/prog_p2p_ring"
 elapsed=$(($(now_ms) - t0))
-if ((RC != 0 && elapsed < 3500)); then pass "absent: failed after $elapsed ms"; else
+if ((RC != 0 && elapsed < 1500 + 1000 + SLACK)); then pass "absent: failed after $elapsed ms"; else
   fail "absent: exit $RC after $elapsed ms"; fi
 expect_text absent err "no answer from zmpid on host '10.77.0.99' \(10.77.0.99:$PORT\) within"
 expect_no_leftovers absent
