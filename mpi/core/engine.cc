@@ -215,9 +215,10 @@ void Engine::complete(Request& request) {
   bool destroy = false;
   {
     std::lock_guard lock(mutex_);
-    request.done.store(true, std::memory_order_release);
-    ++epoch_;
+    // Read `freed` first: once `done` is published a waiter may delete the request.
     destroy = request.freed;
+    ++epoch_;
+    request.done.store(true, std::memory_order_release);
   }
   progress_.notify_all();
   if (destroy) delete &request;
@@ -276,7 +277,13 @@ void Engine::waitUntil(const std::function<bool()>& ready) {
   }
 }
 
-void Engine::notifyProgress() { progress_.notify_all(); }
+void Engine::notifyProgress() {
+  {
+    std::lock_guard lock(mutex_);
+    ++epoch_;  // waitUntil() re-checks its condition on every epoch change
+  }
+  progress_.notify_all();
+}
 
 void Engine::abort(const std::string& reason) {
   {

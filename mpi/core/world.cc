@@ -8,6 +8,7 @@
 #include "mpi/coll/barrier.h"
 #include "mpi/comm/communicator.h"
 #include "mpi/core/error.h"
+#include "mpi/core/slurm_environment.h"
 #include "peer_info.pb.h"  // generated from core/peer_info.proto
 #include "mpi/core/zmq_fabric.h"
 #include "transport/errors.h"
@@ -49,6 +50,19 @@ std::string freshJobId() {
 
 WorldConfig WorldConfig::fromEnvironment() {
   WorldConfig config;
+  if (environment("ZMPI_RANK").empty()) {
+    if (auto slurm = slurmBootstrapFromEnvironment()) {
+      config.rank = slurm->rank;
+      config.size = slurm->size;
+      config.jobId = slurm->jobId;
+      config.host = environment("ZMPI_HOST", slurm->host);
+      config.rendezvous = slurm->rendezvous;
+      config.bindAddress = environment("ZMPI_BIND_ADDRESS", slurm->bindAddress);
+      config.hostRendezvous = config.rank == 0;
+      config.startupTimeout = std::chrono::milliseconds(environmentInt("ZMPI_STARTUP_TIMEOUT_MS", 30000));
+      return config;
+    }
+  }
   config.size = environmentInt("ZMPI_SIZE", 1);
   config.rank = environmentInt("ZMPI_RANK", 0);
   if (config.size < 1 || config.rank < 0 || config.rank >= config.size) {
