@@ -5,7 +5,7 @@
 namespace zmpi::mpi::coll {
 
 // Rabenseifner's allreduce (R. Rabenseifner, "Optimization of Collective Reduction
-// Operations", ICCS 2004; Thakur, Rabenseifner & Gropp, IJHPCA 2005, section 4.5): a
+// Operations", ICCS 2004; Thakur, Rabenseifner & Gropp, IJHPCA 2005): a
 // reduce-scatter by recursive halving, then an allgather by recursive doubling, so each
 // rank sends and receives about 2 * bytes instead of bytes * log2 p. Non-powers of two
 // fold in and out as in allreduceRecursiveDoubling. Halving starts at distance 1, so

@@ -5,7 +5,7 @@
 namespace zmpi::mpi::coll {
 
 // Recursive-doubling allreduce (Thakur, Rabenseifner & Gropp, "Optimization of Collective
-// Communication Operations in MPICH", IJHPCA 2005, section 4.5, short messages):
+// Communication Operations in MPICH", IJHPCA 2005, short messages):
 // log2 p' rounds, in round k ranks r and r XOR 2^k exchange their whole partial results.
 // For p not a power of two (p = p' + rem), the first 2 rem ranks pair up first: each even
 // one hands its operand to the odd one above it, sits out, and gets the result back at

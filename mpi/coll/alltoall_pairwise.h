@@ -7,7 +7,7 @@
 namespace zmpi::mpi::coll {
 
 // Pairwise-exchange all-to-all (Thakur, Rabenseifner & Gropp, "Optimization of Collective
-// Communication Operations in MPICH", IJHPCA 2005, section 4.3, long messages): p - 1
+// Communication Operations in MPICH", IJHPCA 2005, long messages): p - 1
 // rounds; in round k rank r sends its piece for r + k and receives r - k's piece for it.
 // Every rank talks to one peer at a time, which keeps the network uncontended. Any p,
 // pieces of any size (alltoallv, alltoallw). `send`/`sendPieces` hold the piece for each

@@ -6,7 +6,7 @@
 namespace zmpi::mpi::coll {
 
 // Binomial-tree broadcast (Thakur, Rabenseifner & Gropp, "Optimization of Collective
-// Communication Operations in MPICH", IJHPCA 19(1), 2005, section 4.1): with relative rank
+// Communication Operations in MPICH", IJHPCA 19(1), 2005): with relative rank
 // v = (rank - root) mod p, v receives from v - lowbit(v), then sends to v + 2^k for every
 // 2^k < lowbit(v), largest subtree first. ceil(log2 p) rounds; every byte crosses each
 // tree edge once. Any p.

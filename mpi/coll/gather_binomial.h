@@ -6,7 +6,7 @@
 namespace zmpi::mpi::coll {
 
 // Binomial-tree gather (Thakur, Rabenseifner & Gropp, "Optimization of Collective
-// Communication Operations in MPICH", IJHPCA 2005, section 4, gather): relative rank v
+// Communication Operations in MPICH", IJHPCA 2005): relative rank v
 // collects the blocks of its subtree (relative ranks v .. v + lowbit(v) - 1) from its
 // children, then sends them to its parent in one message. ceil(log2 p) rounds instead of
 // p - 1 messages into the root; intermediate ranks forward data, so it suits small blocks.

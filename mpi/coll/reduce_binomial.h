@@ -5,7 +5,7 @@
 namespace zmpi::mpi::coll {
 
 // Binomial-tree reduce (Thakur, Rabenseifner & Gropp, "Optimization of Collective
-// Communication Operations in MPICH", IJHPCA 2005, section 4.4, short messages): relative
+// Communication Operations in MPICH", IJHPCA 2005, short messages): relative
 // rank v receives the partial results of its children v + 2^k (2^k < lowbit(v)) in
 // increasing k, folding each in as (own ranks) op (child's ranks), then sends its partial
 // result to v - lowbit(v). ceil(log2 p) rounds. Each partial covers a contiguous range

@@ -5,7 +5,7 @@
 
 namespace zmpi::mpi::coll {
 
-// Binomial-tree scatter (Thakur, Rabenseifner & Gropp, IJHPCA 2005, section 4, scatter):
+// Binomial-tree scatter (Thakur, Rabenseifner & Gropp, IJHPCA 2005):
 // the mirror of gatherBinomial. Relative rank v receives its subtree's blocks from its
 // parent in one message and passes each child its own subtree's, largest first.
 // `all` (root only) holds p blocks in rank order; `mine` receives this rank's block (null
