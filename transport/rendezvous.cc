@@ -212,6 +212,8 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
       }
     } else if (message.header.kind == kRendezvousEvent) {
       if (onEvent_) onEvent_(envelope.participant, static_cast<RendezvousEvent>(envelope.event), envelope.code);
+      // Acknowledge, so a participant about to _exit (MPI_Abort) knows its event arrived.
+      sendTo(router, frames[0].to_string(), makeHeader(kRendezvousEventAck, jobHash_, envelope, 0), std::string());
     } else {
       reject("unknown message kind " + std::to_string(message.header.kind));
     }
@@ -262,6 +264,25 @@ void RendezvousClient::notify(RendezvousEvent event, int code) {
   WireHeader header = makeHeader(kRendezvousEvent, jobHash_, envelope, 0);
   checked("send rendezvous event to", server_,
           [&] { socket_.raw().send(zmq::buffer(&header, sizeof header), zmq::send_flags::none); });
+}
+
+bool RendezvousClient::notifyAndConfirm(RendezvousEvent event, int code, std::chrono::milliseconds timeout) {
+  notify(event, code);
+  // Bounded wait for the server's acknowledgement of this event (other replies, e.g. acks
+  // of earlier events, are skipped).
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}};
+    if (zmq::poll(items, 1, left) <= 0) return false;
+    std::vector<zmq::message_t> frames;
+    if (!zmq::recv_multipart(socket_.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) continue;
+    if (frames.empty() || frames[0].size() != sizeof(WireHeader)) continue;
+    WireHeader reply;
+    std::memcpy(&reply, frames[0].data(), sizeof reply);
+    if (reply.kind == kRendezvousEventAck && envelopeOf(reply).event == static_cast<int32_t>(event)) return true;
+  }
 }
 
 }  // namespace zmpi::transport

@@ -71,6 +71,9 @@ class RendezvousClient {
 
   // Fire-and-forget event to the creator (e.g. "finalizing", "aborting with code").
   void notify(RendezvousEvent event, int code = 0);
+  // notify(), then waits up to `timeout` for the server to confirm it received the event
+  // (for a process about to exit, whose queued message would otherwise die with it).
+  bool notifyAndConfirm(RendezvousEvent event, int code, std::chrono::milliseconds timeout);
 
  private:
   std::string server_;
@@ -85,5 +88,6 @@ inline constexpr uint16_t kRendezvousHello = 0x100;
 inline constexpr uint16_t kRendezvousTable = 0x101;
 inline constexpr uint16_t kRendezvousError = 0x102;
 inline constexpr uint16_t kRendezvousEvent = 0x103;
+inline constexpr uint16_t kRendezvousEventAck = 0x104;
 
 }  // namespace zmpi::transport

@@ -227,7 +227,9 @@ void World::notifyFinalizing() {
 }
 
 void World::notifyAborting(int code) {
-  if (rendezvousClient_) rendezvousClient_->notify(transport::RendezvousEvent::Aborting, code);
+  if (rendezvousClient_) {
+    rendezvousClient_->notifyAndConfirm(transport::RendezvousEvent::Aborting, code, std::chrono::milliseconds(300));
+  }
 }
 
 void World::shutdown() {
