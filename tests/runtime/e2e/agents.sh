@@ -176,12 +176,24 @@ if [[ -z $(leftovers) ]] && ((elapsed < 4500)); then pass "launcherkill: ranks e
 fi
 expect_no_leftovers launcherkill
 
-# Garbage on an agent's port is rejected; the agent keeps serving.
+# Garbage on an agent's port, and hostile messages past zmq's handshake (a terabyte frame,
+# truncated and lying headers, other versions and kinds, unsigned and badly signed
+# launches): rejected, logged, nothing run, memory bounded; the agent keeps serving.
+rss() { awk '/VmRSS/ {print $2}' "/proc/${AGENT_PID[a]}/status"; }
+rss_before=$(rss)
 { head -c 4096 /dev/urandom >"/dev/tcp/127.0.0.2/${AGENT_PORT[a]}"; } 2>/dev/null
 printf 'GET / HTTP/1.0\r\n\r\n' 2>/dev/null >"/dev/tcp/127.0.0.2/${AGENT_PORT[a]}"
+if command -v python3 >/dev/null; then
+  python3 "$(dirname "$0")/agent_hostile.py" 127.0.0.2 "${AGENT_PORT[a]}" >"$WORK/hostile.out" 2>"$WORK/hostile.err"
+  expect_lines hostile out "sent:" 9
+fi
 run_job aftergarbage -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" ok
 expect_rc aftergarbage 0
 if kill -0 "${AGENT_PID[a]}" 2>/dev/null; then pass "agent survived garbage"; else fail "agent died of garbage"; fi
+rss_after=$(rss)
+if ((rss_after - rss_before < 65536)); then pass "agent memory: ${rss_before} -> ${rss_after} kB"; else
+  fail "agent memory grew from ${rss_before} to ${rss_after} kB"; fi
+expect_text agent-a err "rejected"
 
 # zmpid refuses a secret file others can read, and an address that is not this machine's.
 chmod 640 "$WRONG"
