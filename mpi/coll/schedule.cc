@@ -1,9 +1,11 @@
 #include "mpi/coll/schedule.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "mpi/coll/channel.h"
 #include "mpi/core/error.h"
+#include "mpi/core/world.h"
 
 namespace zmpi::mpi::coll {
 namespace {
@@ -81,18 +83,34 @@ std::size_t Schedule::transferCount() const {
 
 void run(Schedule& schedule) {
   Channel channel(schedule.comm());
-  std::vector<Request*> requests;
+  Engine& engine = schedule.comm().world().engine();
+  // Detached transfers (the engine frees each request itself once complete) counted down
+  // by their callbacks; the callbacks share the count, so one that fires after an error
+  // unwound this frame still has it. Waiting in waitUntil is safe: the engine bumps its
+  // progress epoch only after a completion's callback ran.
+  struct Round {
+    std::atomic<int> outstanding{0};
+    std::atomic<int> error{MPI_SUCCESS};
+  };
+  auto state = std::make_shared<Round>();
+  auto done = [state](int error) {
+    if (error != MPI_SUCCESS) state->error.store(error);
+    state->outstanding.fetch_sub(1, std::memory_order_acq_rel);
+  };
   for (const Schedule::Round& round : schedule.rounds()) {
-    requests.clear();
+    state->outstanding.store(static_cast<int>(round.transfers.size()));
     // Receives first: a message then finds its receive posted instead of being queued
     // as unexpected (and, above the eager limit, its rendezvous answered at once).
     for (const auto& t : round.transfers) {
-      if (!t.send) requests.push_back(channel.irecv(t.peer, t.step, t.data, t.bytes));
+      if (!t.send) channel.irecvDetached(t.peer, t.step, t.data, t.bytes, done);
     }
     for (const auto& t : round.transfers) {
-      if (t.send) requests.push_back(channel.isend(t.peer, t.step, t.data, t.bytes));
+      if (t.send) channel.isendDetached(t.peer, t.step, t.data, t.bytes, done);
     }
-    channel.waitAll(requests);
+    if (state->outstanding.load(std::memory_order_acquire) != 0) {
+      engine.waitUntil([&] { return state->outstanding.load(std::memory_order_acquire) == 0; });
+    }
+    if (state->error.load() != MPI_SUCCESS) fail(state->error.load(), "collective message of unexpected size");
     for (const auto& action : round.actions) action();
   }
 }

@@ -87,7 +87,8 @@ class Schedule {
 };
 
 // Runs the schedule to completion in the calling thread: each round's receives are
-// posted, then its sends, then all are awaited and the round's actions run.
+// posted, then its sends, then all are awaited and the round's actions run. Throws
+// MpiError for a message of the wrong size (MPI_ERR_TRUNCATE) or a dying world.
 void run(Schedule& schedule);
 
 }  // namespace zmpi::mpi::coll
