@@ -30,7 +30,7 @@ static_assert(std::atomic<uint64_t>::is_always_lock_free, "shared-memory rings n
 }  // namespace
 
 struct ShmMailboxLayout {
-  uint32_t magic;
+  std::atomic<uint32_t> magic;  // stored last (release): an opener that sees it sees the rest
   uint32_t senders;
   uint64_t ringBytes;
   alignas(64) std::atomic<uint32_t> pollers;
@@ -55,8 +55,7 @@ ShmInbox::ShmInbox(const std::string& name, int senders, std::size_t ringBytes)
   layout_->senders = static_cast<uint32_t>(senders);
   layout_->ringBytes = align8(ringBytes);
   layout_->pollers.store(1);  // the owner counts as polling until it first sleeps
-  std::atomic_thread_fence(std::memory_order_release);
-  layout_->magic = kMailboxMagic;
+  layout_->magic.store(kMailboxMagic, std::memory_order_release);
 }
 
 ShmInbox::~ShmInbox() = default;
@@ -139,8 +138,7 @@ bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&
 ShmOutbox::ShmOutbox(const std::string& receiverName, int senderIndex)
     : segment_(SharedSegment::open(receiverName)), layout_(static_cast<ShmMailboxLayout*>(segment_.data())),
       index_(senderIndex) {
-  std::atomic_thread_fence(std::memory_order_acquire);
-  if (layout_->magic != kMailboxMagic || senderIndex < 0 || static_cast<uint32_t>(senderIndex) >= layout_->senders) {
+  if (layout_->magic.load(std::memory_order_acquire) != kMailboxMagic || senderIndex < 0 || static_cast<uint32_t>(senderIndex) >= layout_->senders) {
     throw TransportError("shared-memory mailbox " + receiverName + " is not ready or has no ring for sender " +
                          std::to_string(senderIndex));
   }
@@ -169,8 +167,10 @@ bool ShmOutbox::tryWrite(const uint8_t* data, std::size_t bytes, uint16_t flags)
 }
 
 bool ShmOutbox::wantsDoorbell() {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (layout_->pollers.load(std::memory_order_seq_cst) != 0) return false;
+  // A seq_cst read-modify-write orders our ring write (head.store) before reading the
+  // pollers, against the receiver's pollers decrement before it re-checks the rings
+  // (Dekker); an RMW rather than a fence, which ThreadSanitizer cannot model.
+  if (layout_->pollers.fetch_add(0, std::memory_order_seq_cst) != 0) return false;
   return layout_->doorbell.exchange(1, std::memory_order_seq_cst) == 0;
 }
 
