@@ -70,6 +70,7 @@ expect_no_leftovers() {
 # start_agent NODE [SECRET [PORT]]: zmpid in the node's namespace, as compose runs it.
 start_agent() {
   local node=$1 secret=${2:-$WORK/secret} port=${3:-$PORT} tries=0 key="$1:${3:-$PORT}"
+  rm -f "$WORK/agent-$key.out" "$WORK/agent-$key.err"  # not its predecessor's "listening"
   "$HOSTS" exec "$node" env -u ZMPI_SECRET_FILE -u ZMPI_SECRET ZMPI_LOG_LEVEL=info \
     "$ZMPID" --bind "$node:$port" --secret-file "$secret" >"$WORK/agent-$key.out" 2>"$WORK/agent-$key.err" &
   AGENT_PID[$key]=$!

@@ -25,6 +25,8 @@ declare -A AGENT_PID AGENT_PORT
 start_agent() {
   local name=$1 address=$2 tries=0
   shift 2
+  # A restarted agent must not be read from its predecessor's files.
+  rm -f "$WORK/agent-$name.out" "$WORK/agent-$name.err"
   # Only what the options say: the secret zmpirun uses (in this script's environment) is
   # not the agent's unless passed explicitly.
   env -u ZMPI_SECRET_FILE -u ZMPI_SECRET ZMPI_LOG_LEVEL=info "$ZMPID" --bind "$address:0" "$@" \
