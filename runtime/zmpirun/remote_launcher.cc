@@ -93,10 +93,10 @@ void RemoteLauncher::start(const std::vector<RankLaunch>& ranks) {
   // ignores heartbeats for a session it does not (yet, or any more) know.
   for (auto& [host, agent] : agents_) heartbeats_.add(agent.link->endpoint(), agent.link->session());
   heartbeats_.start();
-  awaitAcceptance(ranks);
+  awaitAcceptance();
 }
 
-void RemoteLauncher::awaitAcceptance(const std::vector<RankLaunch>& ranks) {
+void RemoteLauncher::awaitAcceptance() {
   auto logger = log::get("runtime");
   const auto started = Clock::now();
   const auto deadline = started + settings_.agentTimeout;
@@ -149,7 +149,6 @@ void RemoteLauncher::awaitAcceptance(const std::vector<RankLaunch>& ranks) {
           agent.link->describeSilence(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started)));
     }
   }
-  (void)ranks;
 }
 
 void RemoteLauncher::prepare(PollSet& set) {

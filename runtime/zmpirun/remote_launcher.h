@@ -68,7 +68,7 @@ class RemoteLauncher : public Launcher {
 
   bool live(const Agent& agent) const { return agent.accepted && !agent.lost && !agent.finished; }
   proto::Launch launchFor(const Agent& agent, const std::vector<RankLaunch>& ranks) const;
-  void awaitAcceptance(const std::vector<RankLaunch>& ranks);
+  void awaitAcceptance();
   void receive(Agent& agent, LaunchSink& sink);
   void deliver(Agent& agent, const proto::AgentMessage& message, LaunchSink& sink);
   void lose(Agent& agent, const std::string& why, LaunchSink& sink);

@@ -178,6 +178,20 @@ if [[ -z $(leftovers) ]] && ((elapsed < 4500)); then pass "launcherkill: ranks e
 fi
 expect_no_leftovers launcherkill
 
+# SIGTERM to zmpirun ends remote ranks too, even ones that ignore SIGTERM (SIGKILL after
+# the kill grace, sent through their agents).
+"$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" hang stubborn \
+  >"$WORK/term.out" 2>"$WORK/term.err" </dev/null &
+job=$!
+tries=0
+while (($(cat "$WORK/term.out" 2>/dev/null | grep -c ready) < 4 && tries++ < 250)); do sleep 0.02; done
+kill -TERM "$job"
+wait "$job"
+RC=$?
+expect_rc term 143
+expect_text term err "zmpirun received signal 15 (Terminated)"
+expect_no_leftovers term
+
 # Garbage on an agent's port, and hostile messages past zmq's handshake (a terabyte frame,
 # truncated and lying headers, other versions and kinds, unsigned and badly signed
 # launches): rejected, logged, nothing run, memory bounded; the agent keeps serving.
