@@ -63,7 +63,7 @@ attempts=${ZMPI_TEST_ATTEMPTS:-2}
 run_tests_with() {
   local dir=$1
   shift
-  (export "$@" && run_tests "$dir" --repeat "until-pass:${attempts}")
+  (export "$@" && run_tests "$dir" --repeat "until-pass:${attempts}" -LE multihost)
 }
 
 # build_and_test DIR LABEL [VAR=VALUE...] -- [cmake options...]
@@ -78,11 +78,15 @@ build_and_test() {
   if ((${#envs[@]} > 0)); then
     stage "tests ${label}" run_tests_with "$dir" "${envs[@]}"
   else
-    stage "tests ${label}" run_tests "$dir" --repeat "until-pass:${attempts}"
+    stage "tests ${label}" run_tests "$dir" --repeat "until-pass:${attempts}" -LE multihost
   fi
 }
 
 build_and_test build "(RelWithDebInfo)" --
+# The 3-host network-namespace test (root only) runs on its own; advisory for now (see below).
+if [[ -f build/CTestTestfile.cmake ]]; then
+  stage "multihost netns (advisory)" run_tests build -L multihost --repeat "until-pass:${attempts}"
+fi
 if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
   stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
 fi
@@ -104,7 +108,7 @@ fi
 # and its tests always must pass). This is a temporary policy, tracked in issue 2/8.
 hard=()
 for name in "${failed[@]}"; do
-  if [[ "${ZMPI_STRICT_SANITIZERS:-0}" != 1 && ( $name == *asan* || $name == *tsan* || $name == *ASan* || $name == *TSan* ) ]]; then
+  if [[ "${ZMPI_STRICT_SANITIZERS:-0}" != 1 && ( $name == *asan* || $name == *tsan* || $name == *ASan* || $name == *TSan* || $name == *advisory* ) ]]; then
     echo "test.sh: SANITIZER STAGE FAILED (advisory): ${name}"
   else
     hard+=("${name}")
