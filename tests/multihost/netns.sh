@@ -20,6 +20,14 @@ skip() {
 command -v ip >/dev/null || skip "iproute2's ip is not installed"
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}" "${ZMPIRUN:?}" "${ZMPID:?}" "${FAKE_RANK:?}"
 HOSTS="$SOURCE_DIR/scripts/netns/hosts.sh"
+# One run per machine at a time: namespaces, bridge and addresses are machine-wide, and
+# several build trees (build, build-asan, ...) may run their tests at once. ctest's
+# RUN_SERIAL covers one ctest process only.
+exec 9>/tmp/zmpi-netns.lock  # held until this script exits; its children do not inherit it
+if ! flock -w 240 9; then
+  echo "FAIL: another multi-host namespace test held /tmp/zmpi-netns.lock for 240 s" >&2
+  exit 1
+fi
 PROGRAMS="$BUILD_DIR/tests/bin"
 PORT=7117
 JOB_TIMEOUT=${ZMPI_NETNS_JOB_TIMEOUT:-60}
@@ -72,7 +80,7 @@ start_agent() {
   local node=$1 secret=${2:-$WORK/secret} port=${3:-$PORT} tries=0 key="$1:${3:-$PORT}"
   rm -f "$WORK/agent-$key.out" "$WORK/agent-$key.err"  # not its predecessor's "listening"
   "$HOSTS" exec "$node" env -u ZMPI_SECRET_FILE -u ZMPI_SECRET ZMPI_LOG_LEVEL=info \
-    "$ZMPID" --bind "$node:$port" --secret-file "$secret" >"$WORK/agent-$key.out" 2>"$WORK/agent-$key.err" &
+    "$ZMPID" --bind "$node:$port" --secret-file "$secret" >"$WORK/agent-$key.out" 2>"$WORK/agent-$key.err" 9>&- &
   AGENT_PID[$key]=$!
   while ! grep -q "listening on" "$WORK/agent-$key.out" 2>/dev/null; do
     if ((tries++ > 250)) || ! kill -0 "${AGENT_PID[$key]}" 2>/dev/null; then
@@ -96,7 +104,7 @@ zrun() {
   # A hung job fails its own step (status 124) rather than the whole test.
   "$HOSTS" exec launcher env ZMPI_SECRET_FILE="$WORK/secret" "$ZMPIRUN" --timeout "$JOB_TIMEOUT" \
     -x "ZMPI_TEST_MARKER=$MARKER" "$@" \
-    >"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null
+    >"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null 9>&-
   RC=$?
   return $RC
 }
