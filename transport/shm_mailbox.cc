@@ -144,7 +144,9 @@ ShmOutbox::ShmOutbox(const std::string& receiverName, int senderIndex)
   }
 }
 
-bool ShmOutbox::tryWrite(const uint8_t* data, std::size_t bytes, uint16_t flags) {
+bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
+                         uint16_t flags) {
+  const std::size_t bytes = prefixBytes + dataBytes;
   RingControl& control = layout_->control(index_);
   uint8_t* ring = layout_->ring(index_);
   const uint64_t size = layout_->ringBytes;
@@ -161,7 +163,8 @@ bool ShmOutbox::tryWrite(const uint8_t* data, std::size_t bytes, uint16_t flags)
   }
   RecordHeader record{static_cast<uint32_t>(bytes), flags, 0};
   std::memcpy(ring + head % size, &record, sizeof record);
-  std::memcpy(ring + head % size + kRecordHeader, data, bytes);
+  std::memcpy(ring + head % size + kRecordHeader, prefix, prefixBytes);
+  if (dataBytes) std::memcpy(ring + head % size + kRecordHeader + prefixBytes, data, dataBytes);
   control.head.store(head + need, std::memory_order_release);
   return true;
 }
@@ -177,21 +180,24 @@ bool ShmOutbox::wantsDoorbell() {
 bool ShmOutbox::send(const WireHeader& header, const void* payload, std::size_t bytes) {
   std::lock_guard lock(mutex_);
   // Fragments hold at most a quarter of the ring, so a ring never needs to be empty for
-  // one to fit, and a large message streams while the receiver drains.
+  // one to fit, and a large message streams while the receiver drains. They are copied
+  // straight from header and payload into the ring; only a fragment that must wait for
+  // space is copied into the queue.
   const std::size_t maxFragment = layout_->ringBytes / 4 - kRecordHeader;
-  std::vector<uint8_t> first(sizeof header + std::min(bytes, maxFragment - sizeof header));
-  std::memcpy(first.data(), &header, sizeof header);
   const auto* source = static_cast<const uint8_t*>(payload);
-  std::size_t sent = first.size() - sizeof header;
-  if (sent) std::memcpy(first.data() + sizeof header, source, sent);
-  auto emit = [&](const uint8_t* data, std::size_t n, uint16_t flags) {
-    if (queued_.empty() && tryWrite(data, n, flags)) return;
-    queued_.push_back({std::vector<uint8_t>(data, data + n), flags});
+  auto emit = [&](const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
+                  uint16_t flags) {
+    if (queued_.empty() && tryWrite(prefix, prefixBytes, data, dataBytes, flags)) return;
+    std::vector<uint8_t> copy(prefix, prefix + prefixBytes);
+    copy.insert(copy.end(), data, data + dataBytes);
+    queued_.push_back({std::move(copy), flags});
   };
-  emit(first.data(), first.size(), static_cast<uint16_t>(kFirst | (sent == bytes ? kLast : 0)));
+  std::size_t sent = std::min(bytes, maxFragment - sizeof header);
+  emit(reinterpret_cast<const uint8_t*>(&header), sizeof header, source, sent,
+       static_cast<uint16_t>(kFirst | (sent == bytes ? kLast : 0)));
   while (sent < bytes) {
     const std::size_t n = std::min(bytes - sent, maxFragment);
-    emit(source + sent, n, static_cast<uint16_t>(sent + n == bytes ? kLast : 0));
+    emit(source + sent, n, nullptr, 0, static_cast<uint16_t>(sent + n == bytes ? kLast : 0));
     sent += n;
   }
   return wantsDoorbell();
@@ -201,7 +207,8 @@ bool ShmOutbox::flush() {
   std::lock_guard lock(mutex_);
   if (queued_.empty()) return false;
   bool wrote = false;
-  while (!queued_.empty() && tryWrite(queued_.front().bytes.data(), queued_.front().bytes.size(), queued_.front().flags)) {
+  while (!queued_.empty() &&
+         tryWrite(queued_.front().bytes.data(), queued_.front().bytes.size(), nullptr, 0, queued_.front().flags)) {
     queued_.pop_front();
     wrote = true;
   }

@@ -75,7 +75,9 @@ class ShmOutbox {
   bool hasQueued();
 
  private:
-  bool tryWrite(const uint8_t* data, std::size_t bytes, uint16_t flags);
+  // Writes one record made of `prefix` then `data` (either may be empty), or nothing.
+  bool tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
+                uint16_t flags);
   bool wantsDoorbell();
 
   SharedSegment segment_;

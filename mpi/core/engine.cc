@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/datatype/datatype.h"
 #include "transport/log.h"
@@ -12,10 +13,6 @@
 namespace zmpi::mpi {
 namespace {
 
-std::size_t eagerLimitFromEnvironment() {
-  const char* value = std::getenv("ZMPI_EAGER_LIMIT");
-  return value != nullptr ? static_cast<std::size_t>(std::strtoull(value, nullptr, 10)) : 64 * 1024;
-}
 
 void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int error) {
   status.MPI_SOURCE = source;
@@ -25,16 +22,11 @@ void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int erro
   status._ucount = bytes;
 }
 
-std::chrono::microseconds spinTimeFromEnvironment() {
-  const char* value = std::getenv("ZMPI_SPIN_US");
-  return std::chrono::microseconds(value != nullptr ? std::strtoll(value, nullptr, 10) : 50);
-}
-
 }  // namespace
 
 Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
-    : worldRank_(worldRank), jobHash_(jobHash), fabric_(fabric), eagerLimit_(eagerLimitFromEnvironment()),
-      spinTime_(spinTimeFromEnvironment()) {}
+    : worldRank_(worldRank), jobHash_(jobHash), fabric_(fabric), eagerLimit_(static_cast<std::size_t>(environmentNumber("ZMPI_EAGER_LIMIT", 64 * 1024))),
+      spinTime_(environmentNumber("ZMPI_SPIN_US", 50)) {}
 
 Engine::~Engine() = default;
 

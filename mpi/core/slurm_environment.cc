@@ -6,22 +6,11 @@
 
 #include <cstdlib>
 
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 
 namespace zmpi::mpi {
 namespace {
-
-std::string variable(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? value : "";
-}
-
-int number(const char* name, const std::string& text) {
-  char* end = nullptr;
-  long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') fail(MPI_ERR_OTHER, std::string(name) + "=" + text + " is not a number");
-  return static_cast<int>(value);
-}
 
 // The IPv4 address `host` resolves to, so peers on other nodes are never told 127.0.0.1;
 // 0.0.0.0 (every interface) when it does not resolve.
@@ -51,21 +40,21 @@ std::string firstHostOfNodeList(const std::string& nodeList) {
 }
 
 std::optional<SlurmBootstrap> slurmBootstrapFromEnvironment() {
-  const std::string procId = variable("SLURM_PROCID");
+  const std::string procId = environmentString("SLURM_PROCID");
   if (procId.empty()) return std::nullopt;
   SlurmBootstrap boot;
-  boot.rank = number("SLURM_PROCID", procId);
-  boot.size = number("SLURM_NTASKS", variable("SLURM_NTASKS"));
-  const std::string jobId = variable("SLURM_JOB_ID");
-  const std::string stepId = variable("SLURM_STEP_ID");
+  boot.rank = static_cast<int>(parseNumber("SLURM_PROCID", procId));
+  boot.size = static_cast<int>(parseNumber("SLURM_NTASKS", environmentString("SLURM_NTASKS")));
+  const std::string jobId = environmentString("SLURM_JOB_ID");
+  const std::string stepId = environmentString("SLURM_STEP_ID");
   boot.jobId = "slurm-" + jobId + "." + stepId;
-  boot.host = variable("SLURMD_NODENAME");
-  std::string nodeList = variable("SLURM_STEP_NODELIST");
-  if (nodeList.empty()) nodeList = variable("SLURM_NODELIST");
+  boot.host = environmentString("SLURMD_NODENAME");
+  std::string nodeList = environmentString("SLURM_STEP_NODELIST");
+  if (nodeList.empty()) nodeList = environmentString("SLURM_NODELIST");
   if (nodeList.empty()) fail(MPI_ERR_OTHER, "SLURM_PROCID is set but SLURM_NODELIST is not");
-  const std::string portText = variable("ZMPI_RENDEZVOUS_PORT");
-  const int port = !portText.empty() ? number("ZMPI_RENDEZVOUS_PORT", portText)
-                                     : 20000 + (jobId.empty() ? 0 : number("SLURM_JOB_ID", jobId) % 20000);
+  const std::string portText = environmentString("ZMPI_RENDEZVOUS_PORT");
+  const long long port = !portText.empty() ? parseNumber("ZMPI_RENDEZVOUS_PORT", portText)
+                                           : 20000 + (jobId.empty() ? 0 : parseNumber("SLURM_JOB_ID", jobId) % 20000);
   boot.rendezvous = "tcp://" + (boot.rank == 0 ? std::string("0.0.0.0") : firstHostOfNodeList(nodeList)) + ":" +
                     std::to_string(port);
   boot.bindAddress = reachableAddressOf(boot.host.empty() ? firstHostOfNodeList(nodeList) : boot.host);

@@ -7,6 +7,7 @@
 
 #include "mpi/coll/barrier.h"
 #include "mpi/comm/communicator.h"
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/slurm_environment.h"
 #include "peer_info.pb.h"  // generated from core/peer_info.proto
@@ -17,20 +18,6 @@
 
 namespace zmpi::mpi {
 namespace {
-
-std::string environment(const char* name, const std::string& fallback = "") {
-  const char* value = std::getenv(name);
-  return value != nullptr ? std::string(value) : fallback;
-}
-
-int environmentInt(const char* name, int fallback) {
-  const std::string value = environment(name);
-  if (value.empty()) return fallback;
-  char* end = nullptr;
-  long parsed = std::strtol(value.c_str(), &end, 10);
-  if (*end != '\0') fail(MPI_ERR_OTHER, std::string(name) + "=" + value + " is not a number");
-  return static_cast<int>(parsed);
-}
 
 std::string localHostName() {
   char name[256] = {};
@@ -50,34 +37,33 @@ std::string freshJobId() {
 
 WorldConfig WorldConfig::fromEnvironment() {
   WorldConfig config;
-  if (environment("ZMPI_RANK").empty()) {
+  config.startupTimeout = std::chrono::milliseconds(environmentNumber("ZMPI_STARTUP_TIMEOUT_MS", 30000));
+  if (environmentString("ZMPI_RANK").empty()) {
     if (auto slurm = slurmBootstrapFromEnvironment()) {
       config.rank = slurm->rank;
       config.size = slurm->size;
       config.jobId = slurm->jobId;
-      config.host = environment("ZMPI_HOST", slurm->host);
+      config.host = environmentString("ZMPI_HOST", slurm->host);
       config.rendezvous = slurm->rendezvous;
-      config.bindAddress = environment("ZMPI_BIND_ADDRESS", slurm->bindAddress);
+      config.bindAddress = environmentString("ZMPI_BIND_ADDRESS", slurm->bindAddress);
       config.hostRendezvous = config.rank == 0;
-      config.startupTimeout = std::chrono::milliseconds(environmentInt("ZMPI_STARTUP_TIMEOUT_MS", 30000));
       return config;
     }
   }
-  config.size = environmentInt("ZMPI_SIZE", 1);
-  config.rank = environmentInt("ZMPI_RANK", 0);
+  config.size = static_cast<int>(environmentNumber("ZMPI_SIZE", 1));
+  config.rank = static_cast<int>(environmentNumber("ZMPI_RANK", 0));
   if (config.size < 1 || config.rank < 0 || config.rank >= config.size) {
     fail(MPI_ERR_OTHER, "ZMPI_RANK=" + std::to_string(config.rank) + " is not a rank of a world of ZMPI_SIZE=" +
                             std::to_string(config.size));
   }
-  config.jobId = environment("ZMPI_JOB_ID");
-  config.rendezvous = environment("ZMPI_RENDEZVOUS");
-  config.host = environment("ZMPI_HOST");
-  config.bindAddress = environment("ZMPI_BIND_ADDRESS", "127.0.0.1");
-  config.startupTimeout = std::chrono::milliseconds(environmentInt("ZMPI_STARTUP_TIMEOUT_MS", 30000));
+  config.jobId = environmentString("ZMPI_JOB_ID");
+  config.rendezvous = environmentString("ZMPI_RENDEZVOUS");
+  config.host = environmentString("ZMPI_HOST");
+  config.bindAddress = environmentString("ZMPI_BIND_ADDRESS", "127.0.0.1");
   if (config.size > 1) {
     if (config.rendezvous.empty()) fail(MPI_ERR_OTHER, "ZMPI_SIZE > 1 needs ZMPI_RENDEZVOUS (the creator's address)");
     if (config.jobId.empty()) config.jobId = "manual-" + config.rendezvous;
-    config.hostRendezvous = config.rank == 0 && environment("ZMPI_LAUNCHED").empty();
+    config.hostRendezvous = config.rank == 0 && environmentString("ZMPI_LAUNCHED").empty();
   }
   return config;
 }

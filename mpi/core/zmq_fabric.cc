@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "mpi/core/envelope.h"
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "transport/errors.h"
 #include "transport/log.h"
@@ -23,10 +24,7 @@ transport::SocketOptions dataSocketOptions() {
   return options;
 }
 
-std::size_t ringBytes() {
-  const char* value = std::getenv("ZMPI_SHM_RING_BYTES");
-  return value != nullptr ? std::strtoull(value, nullptr, 10) : 512 * 1024;
-}
+std::size_t ringBytes() { return static_cast<std::size_t>(environmentNumber("ZMPI_SHM_RING_BYTES", 512 * 1024)); }
 
 std::string mailboxName(uint64_t jobHash, int rank) {
   char name[64];
@@ -38,8 +36,7 @@ std::string mailboxName(uint64_t jobHash, int rank) {
 
 ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size)
     : jobHash_(jobHash), rank_(rank), size_(size), inbox_(jobHash, dataSocketOptions()) {
-  const char* forced = std::getenv("ZMPI_TRANSPORT");
-  maxPath_ = forced != nullptr ? forced : "shm";
+  maxPath_ = environmentString("ZMPI_TRANSPORT", "shm");
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
   }
