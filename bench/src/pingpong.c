@@ -1,49 +1,55 @@
-/* Ping-pong latency and bandwidth between ranks 0 and 1, 0 B to 4 MiB (OSU-style: a
- * warm-up, then the median of timed round trips). Built against each MPI under
- * comparison; prints "bytes latency_us bandwidth_MBps" lines. */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+/* Ping-pong latency and bandwidth between ranks 0 and 1, 0 B to 4 MiB (OSU-style: warm-up,
+ * then the median of timed round trips). Built against each MPI under comparison; prints
+ * "bytes latency_us bandwidth_MBps" lines (one-way latency = round trip / 2), then the
+ * ranks' peak memory as "# mem RANK KIB". Knobs: see bench_common.h. */
+#include "bench_common.h"
 
-static int compare(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
+static void roundTrip(int rank, char* buf, int bytes) {
+  if (rank == 0) {
+    MPI_Send(buf, bytes, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+    MPI_Recv(buf, bytes, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (rank == 1) {
+    MPI_Recv(buf, bytes, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(buf, bytes, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+  }
 }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  BenchArgs a = benchParse(argc, argv, (BenchArgs){.budgetMs = 100, .reps = 1, .minBytes = 0,
+                                                  .maxBytes = 4 << 20, .step = 2, .maxIters = 1000});
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const int max = 4 << 20;
-  char* buf = malloc(max);
-  memset(buf, 1, max);
+  char* buf = malloc(a.maxBytes > 0 ? a.maxBytes : 1);
+  memset(buf, 1, a.maxBytes > 0 ? a.maxBytes : 1);
   if (rank == 0) printf("# bytes latency_us bandwidth_MBps\n");
-  for (int bytes = 0; bytes <= max; bytes = bytes ? bytes * 2 : 1) {
-    const int iterations = bytes <= 65536 ? 1000 : bytes <= (1 << 20) ? 100 : 30;
-    const int warmup = iterations / 10 + 1;
+  for (long bytes = a.minBytes; bytes <= a.maxBytes; bytes = benchNextSize(bytes, &a)) {
+    /* Warm-up: one untimed trip (connection, region set-up), then a few timed ones whose
+     * mean sets how many trips fit the budget. */
+    roundTrip(rank, buf, (int)bytes);
+    const int warm = bytes >= (1 << 20) ? 2 : 10;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    for (int i = 0; i < warm; ++i) roundTrip(rank, buf, (int)bytes);
+    double perTrip = (MPI_Wtime() - start) / warm;
+    MPI_Bcast(&perTrip, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    const int iterations = benchIterations(perTrip, &a, 5);
     double* samples = malloc(sizeof(double) * iterations);
-    for (int i = -warmup; i < iterations; ++i) {
-      double start = MPI_Wtime();
-      if (rank == 0) {
-        MPI_Send(buf, bytes, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
-        MPI_Recv(buf, bytes, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else if (rank == 1) {
-        MPI_Recv(buf, bytes, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(buf, bytes, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
-      }
-      if (i >= 0) samples[i] = MPI_Wtime() - start;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < iterations; ++i) {
+      double t = MPI_Wtime();
+      roundTrip(rank, buf, (int)bytes);
+      samples[i] = MPI_Wtime() - t;
     }
     if (rank == 0) {
-      qsort(samples, iterations, sizeof(double), compare);
-      double oneWay = samples[iterations / 2] / 2;
-      printf("%d %.3f %.1f\n", bytes, oneWay * 1e6, bytes ? bytes / oneWay / 1e6 : 0.0);
+      double oneWay = benchMedian(samples, iterations) / 2;
+      printf("%ld %.3f %.1f\n", bytes, oneWay * 1e6, bytes ? bytes / oneWay / 1e6 : 0.0);
       fflush(stdout);
     }
     free(samples);
-    if (bytes >= (1 << 16) && bytes % 3 == 0) break;
   }
   free(buf);
+  benchReportMemory();
   MPI_Finalize();
   return 0;
 }

@@ -1,0 +1,141 @@
+"""Runs the benchmark programs under every MPI and turns what they print into records:
+dicts with mpi, bench, ranks, op, bytes, rank, metric, value (one measured number each).
+Problems (a job that failed, timed out or computed a wrong result) are collected, not
+raised: a peer that breaks is reported as missing and the suite goes on."""
+import os
+import statistics
+
+from . import mpis as mpimod
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SOURCES = {
+    "pingpong": os.path.join(ROOT, "bench", "src", "pingpong.c"),
+    "collectives": os.path.join(ROOT, "bench", "src", "collectives.c"),
+    "footprint": os.path.join(ROOT, "bench", "src", "footprint.c"),
+    "hello": os.path.join(ROOT, "examples", "hello.c"),
+    "zmq_pingpong": os.path.join(ROOT, "bench", "src", "zmq_pingpong.c"),
+}
+
+
+class Suite:
+    def __init__(self, mpis, build_dir, out_dir, mode, log):
+        self.mpis, self.build_dir, self.mode, self.log = mpis, build_dir, mode, log
+        self.bin_dir = os.path.join(out_dir, "bin")
+        os.makedirs(self.bin_dir, exist_ok=True)
+        self.records, self.problems, self.binaries = [], [], {}
+
+    def add(self, mpi, bench, ranks, op, metric, value, bytes=None, rank=None):
+        self.records.append(dict(mpi=mpi, bench=bench, ranks=ranks, op=op, bytes=bytes,
+                                 rank=rank, metric=metric, value=value))
+
+    def problem(self, mpi, what):
+        self.log(f"PROBLEM {mpi}: {what}")
+        self.problems.append(dict(mpi=mpi, what=what))
+
+    def compile_all(self):
+        for family in sorted({m.family for m in self.mpis}):
+            programs = ["zmq_pingpong"] if family == "zmq" else ["pingpong", "collectives",
+                                                                   "footprint", "hello"]
+            for program in programs:
+                output = os.path.join(self.bin_dir, f"{program}_{family}")
+                if mpimod.compile_program(family, self.build_dir, SOURCES[program], output,
+                                          self.log):
+                    self.binaries[(program, family)] = output
+                else:
+                    self.problem(family, f"{program} does not compile")
+
+    def _job(self, mpi, program, ranks, args, timeout):
+        """Runs one job; its stdout on success, what it printed before failing otherwise."""
+        binary = self.binaries.get((program, mpi.family))
+        if binary is None:
+            return None
+        cmd = mpi.command(ranks, binary, args, timeout)
+        result = mpimod.run_job(cmd, mpimod.environment(mpi, timeout), timeout + 15,
+                                self.bin_dir, self.binaries.values())
+        if result.timed_out or result.returncode != 0:
+            how = "timed out" if result.timed_out else f"exit status {result.returncode}"
+            tail = result.stderr.strip().splitlines()[-3:]
+            self.problem(mpi.name, f"{program} -np {ranks} {how} after {result.seconds:.0f} s: "
+                         f"`{' '.join(cmd)}` {' | '.join(tail)}")
+        for line in result.stdout.splitlines():
+            if line.startswith("# wrong"):
+                self.problem(mpi.name, f"{program} -np {ranks}: wrong result: {line[8:]}")
+        return result.stdout
+
+    def _memory(self, mpi, program, ranks, stdout):
+        for line in stdout.splitlines():
+            parts = line.split()
+            if line.startswith("# mem") and len(parts) == 4:
+                self.add(mpi.name, "memory", ranks, program, "peak_kib", int(parts[3]),
+                         rank=int(parts[2]))
+
+    def pingpong(self):
+        p = self.mode
+        for mpi in self.mpis:
+            program = "zmq_pingpong" if mpi.family == "zmq" else "pingpong"
+            self.log(f"ping-pong: {mpi.name}")
+            out = self._job(mpi, program, 2, p["pingpong"], p["timeout"])
+            if out is None:
+                continue
+            for line in out.splitlines():
+                parts = line.split()
+                if line.startswith("#") or len(parts) != 3:
+                    continue
+                size = int(parts[0])
+                self.add(mpi.name, "pingpong", 2, "pingpong", "latency_us", float(parts[1]), size)
+                self.add(mpi.name, "pingpong", 2, "pingpong", "bandwidth_MBps", float(parts[2]),
+                         size)
+            self._memory(mpi, "pingpong", 2, out)
+
+    def collectives(self, ranks):
+        for mpi in self.mpis:
+            if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
+                continue
+            self.log(f"collectives -np {ranks}: {mpi.name}")
+            out = self._job(mpi, "collectives", ranks, self.mode["collectives"],
+                            self.mode["timeout"])
+            if out is None:
+                continue
+            for line in out.splitlines():
+                parts = line.split()
+                if line.startswith("#") or len(parts) != 4:
+                    continue
+                self.add(mpi.name, "collectives", ranks, parts[0], "time_us", float(parts[2]),
+                         int(parts[1]))
+            self._memory(mpi, "collectives", ranks, out)
+
+    def footprint(self, ranks):
+        for mpi in self.mpis:
+            if mpi.family == "zmq":
+                continue
+            self.log(f"footprint -np {ranks}: {mpi.name}")
+            out = self._job(mpi, "footprint", ranks, [], 60)
+            if out is not None:
+                self._memory(mpi, "footprint", ranks, out)
+
+    def startup(self, ranks):
+        """Wall time of the whole launcher command running hello, round-robin over the MPIs
+        (so a burst of load from elsewhere hits them alike); the first round is a warm-up."""
+        runs = self.mode["startup_runs"]
+        self.log(f"start-up -np {ranks} hello: {runs} runs + 1 warm-up each")
+        targets = [m for m in self.mpis if m.family != "zmq" and ("hello", m.family) in self.binaries]
+        failed = set()
+        for round_ in range(runs + 1):
+            for mpi in targets:
+                if mpi.name in failed:
+                    continue
+                binary = self.binaries[("hello", mpi.family)]
+                cmd = mpi.command(ranks, binary, [], 60)
+                result = mpimod.run_job(cmd, mpimod.environment(mpi, 60), 75, self.bin_dir,
+                                        self.binaries.values())
+                if result.timed_out or result.returncode != 0 or result.stdout.count("Hello") != ranks:
+                    failed.add(mpi.name)
+                    self.problem(mpi.name, f"hello -np {ranks} failed (status {result.returncode},"
+                                 f" timed out {result.timed_out}): {result.stderr.strip()[-300:]}")
+                elif round_ > 0:
+                    self.add(mpi.name, "startup", ranks, "hello", "wall_s", result.seconds)
+        for mpi in targets:
+            samples = [r["value"] for r in self.records
+                       if r["bench"] == "startup" and r["mpi"] == mpi.name]
+            if samples:
+                self.log(f"  {mpi.name}: median {statistics.median(samples):.3f} s")
