@@ -76,6 +76,48 @@ expect_no_leftovers() {
 
 now_ms() { date +%s%3N; }
 
+# start_job NAME zmpirun-args...: as run_job, but in the background; its pid in JOB_PID.
+start_job() {
+  local name=$1
+  shift
+  "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null &
+  JOB_PID=$!
+}
+# wait_for NAME out|err PATTERN COUNT [SECONDS]: waits until the job's stdout/stderr has
+# COUNT lines matching the extended regex PATTERN; false after SECONDS (default 30).
+wait_for() {
+  local file="$WORK/$1.$2" pattern=$3 count=$4 deadline=$(($(now_ms) + ${5:-30} * 1000))
+  until (($(grep -cE -- "$pattern" "$file" 2>/dev/null) >= count)); do
+    (($(now_ms) < deadline)) || return 1
+    sleep 0.01
+  done
+}
+# The named (not yet unlinked) /dev/shm/zmpi-* objects the given processes map.
+mapped_objects() {
+  local pid
+  for pid in "$@"; do
+    awk '$6 ~ /^\/dev\/shm\/zmpi-/ && NF == 6 { print $6 }' "/proc/$pid/maps" 2>/dev/null
+  done | sort -u
+}
+# The zmpi ipc endpoint files the given processes listen on.
+ipc_files() {
+  local pid
+  for pid in "$@"; do
+    local inodes
+    inodes=$(find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null | tr -dc '0-9\n')
+    [[ -n $inodes ]] && awk -v list="$inodes" 'BEGIN { n = split(list, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+      $7 in want && $8 ~ /^\/tmp\/zmpi-/ { print $8 }' "/proc/$pid/net/unix"
+  done | sort -u
+}
+# Processes among the given pids that are still alive (not zombies).
+alive() {
+  local pid state
+  for pid in "$@"; do
+    state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || continue
+    [[ -n $state && $state != Z ]] && echo "$pid"
+  done
+}
+
 finish() {
   if ((failures > 0)); then
     echo "$failures check(s) failed" >&2
