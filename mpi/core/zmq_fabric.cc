@@ -10,6 +10,7 @@
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "transport/errors.h"
+#include "transport/job_files.h"
 #include "transport/log.h"
 
 namespace zmpi::mpi {
@@ -26,11 +27,7 @@ transport::SocketOptions dataSocketOptions() {
 
 std::size_t ringBytes() { return static_cast<std::size_t>(environmentNumber("ZMPI_SHM_RING_BYTES", 512 * 1024)); }
 
-std::string mailboxName(uint64_t jobHash, int rank) {
-  char name[64];
-  std::snprintf(name, sizeof name, "/zmpi-%016llx-%d", static_cast<unsigned long long>(jobHash), rank);
-  return name;
-}
+std::string mailboxName(uint64_t jobHash, int rank) { return transport::jobShmPrefix(jobHash) + std::to_string(rank); }
 
 }  // namespace
 
@@ -51,7 +48,7 @@ PeerAddress ZmqFabric::bind(const std::string& host, const std::string& bindAddr
   address.pid = getpid();
   address.tcpEndpoint = inbox_.bind("tcp://" + bindAddress + ":*");
   if (maxPath_ != "tcp") {
-    ipcPath_ = "/tmp/zmpi-" + std::to_string(jobHash_) + "-" + std::to_string(rank_);
+    ipcPath_ = transport::jobIpcPath(jobHash_, rank_);
     try {
       address.ipcEndpoint = inbox_.bind("ipc://" + ipcPath_);
     } catch (const transport::TransportError& error) {

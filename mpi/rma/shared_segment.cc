@@ -9,6 +9,8 @@
 #include <cstring>
 
 #include "mpi/core/error.h"
+#include "transport/job_files.h"
+#include "transport/wire.h"
 
 namespace zmpi::mpi::rma {
 namespace {
@@ -23,14 +25,9 @@ std::size_t mappedBytes(std::size_t bytes) { return bytes == 0 ? 1 : bytes; }
 }  // namespace
 
 std::string SharedSegment::nameFor(const std::string& jobId, int creatorPid, uint32_t windowId) {
-  std::string job = jobId;
-  for (char& c : job) {
-    const bool safe =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-    if (!safe) c = '_';
-  }
-  if (job.size() > 64) job.resize(64);
-  return "/zmpi-" + job + "-" + std::to_string(creatorPid) + "-w" + std::to_string(windowId);
+  // The job's prefix, so the launcher can remove what a crashed job left behind.
+  return transport::jobShmPrefix(transport::jobHashOf(jobId)) + std::to_string(creatorPid) + "-w" +
+         std::to_string(windowId);
 }
 
 std::unique_ptr<SharedSegment> SharedSegment::map(const std::string& name, int fd, std::size_t bytes) {

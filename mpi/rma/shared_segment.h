@@ -26,7 +26,7 @@ class SharedSegment {
   // Removes the name; mappings stay valid. Only the creator calls this, once.
   void unlink();
 
-  // "/zmpi-<job id>-<creator pid>-w<window id>", with characters shm_open rejects replaced.
+  // "/zmpi-<job hash>-<creator pid>-w<window id>" (transport/job_files.h).
   static std::string nameFor(const std::string& jobId, int creatorPid, uint32_t windowId);
 
  private:

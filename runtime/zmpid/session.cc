@@ -5,7 +5,9 @@
 #include "runtime/common/orphans.h"
 #include "runtime/common/spawn.h"
 #include "runtime/zmpid/launch_request.h"
+#include "transport/job_files.h"
 #include "transport/log.h"
+#include "transport/wire.h"
 
 namespace zmpi::runtime {
 namespace {
@@ -44,6 +46,10 @@ Session::~Session() {
 }
 
 std::vector<pid_t> Session::start(const std::vector<RankSpawn>& ranks) {
+  // What jobs killed together with their launcher and ranks (SIGKILL) left on this host.
+  if (int removed = transport::removeStaleJobFiles(transport::kStaleFileAge); removed > 0) {
+    log::get("runtime")->info("removed {} file(s) that killed jobs left in /dev/shm and /tmp", removed);
+  }
   std::vector<pid_t> pids;
   for (const RankSpawn& spawn : ranks) {
     try {
@@ -161,6 +167,9 @@ void Session::complete() {
   const std::string mark = "ZMPI_JOB_ID=" + jobId_;
   if (int ended = endAdoptedOrphans([&](pid_t pid) { return environmentHas(pid, mark); }); ended > 0) {
     log::get("runtime")->info("job {}: ended {} process(es) its ranks left behind", jobId_, ended);
+  }
+  if (int removed = transport::removeJobFiles(transport::jobHashOf(jobId_)); removed > 0) {
+    log::get("runtime")->info("job {}: removed {} file(s) its ranks left in /dev/shm and /tmp", jobId_, removed);
   }
   group_.closeOutput(*this);
   if (!launcherGone_) {

@@ -25,6 +25,7 @@
 #include "runtime/zmpirun/rank_environment.h"
 #include "runtime/zmpirun/remote_launcher.h"
 #include "transport/context.h"
+#include "transport/job_files.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
 #include "transport/wire.h"
@@ -124,6 +125,12 @@ int runJob(const LaunchOptions& options) {
   const std::string jobId = newJobId();
   auto logger = log::get("runtime");
   log::setRankTag("zmpirun");
+  // What jobs killed together with their launcher and ranks (SIGKILL) left on this host.
+  if (anyLocal) {
+    if (int removed = transport::removeStaleJobFiles(transport::kStaleFileAge); removed > 0) {
+      logger->debug("removed {} file(s) that killed jobs left in /dev/shm and /tmp", removed);
+    }
+  }
 
   transport::ContextOwner context;
   JobEventQueue events;
@@ -157,6 +164,13 @@ int runJob(const LaunchOptions& options) {
     OutputForwarder output(STDOUT_FILENO, STDERR_FILENO, options.tagOutput);
     JobMonitor monitor(*launcher, events, output, rankHosts, settings);
     status = monitor.run(launches);
+  }
+  // Every local rank is gone: remove the shared-memory objects and ipc files that a rank
+  // killed before unlinking them left behind.
+  if (anyLocal) {
+    if (int removed = transport::removeJobFiles(transport::jobHashOf(jobId)); removed > 0) {
+      logger->debug("job {}: removed {} file(s) its ranks left in /dev/shm and /tmp", jobId, removed);
+    }
   }
   server.stop();
   return status;

@@ -178,6 +178,31 @@ if [[ -z $(leftovers) ]] && ((elapsed < 4500)); then pass "launcherkill: ranks e
 fi
 expect_no_leftovers launcherkill
 
+# zmpirun killed while remote MPI ranks hold a shared window (named in /dev/shm): their
+# agents end them and remove the job's objects (zmpirun, dead, cannot).
+if [[ -n ${FAULT_RANK:-} ]]; then
+  start_job shmkill -np 4 --hostfile "$WORK/hosts" "$FAULT_RANK" shm
+  if wait_for shmkill out '^ready ' 4; then
+    mapfile -t objects < <(mapped_objects $(awk '$1 == "ready" { print $3 }' "$WORK/shmkill.out"))
+    if ((${#objects[@]} > 0)); then pass "shmkill: the job has ${#objects[@]} object(s) in /dev/shm"; else
+      fail "shmkill: the job has no shared-memory object (test precondition)"; fi
+    started=$(now_ms)
+    kill -9 "$JOB_PID"
+    wait "$JOB_PID" 2>/dev/null
+    left() { for object in "${objects[@]}"; do [[ -e $object ]] && echo "$object"; done; }
+    while [[ -n $(leftovers)$(left) ]] && (($(now_ms) - started < 8000)); do sleep 0.02; done
+    elapsed=$(($(now_ms) - started))
+    if [[ -z $(left) ]]; then pass "shmkill: objects removed $elapsed ms after zmpirun died"; else
+      fail "shmkill: $(left) still in /dev/shm $elapsed ms after zmpirun died"; fi
+    expect_no_leftovers shmkill
+  else
+    fail "shmkill: ranks not ready"
+    show shmkill
+    kill -9 "$JOB_PID"
+    wait "$JOB_PID"
+  fi
+fi
+
 # SIGTERM to zmpirun ends remote ranks too, even ones that ignore SIGTERM (SIGKILL after
 # the kill grace, sent through their agents).
 "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" hang stubborn \
