@@ -184,11 +184,31 @@ void JobMonitor::checkTimers(Clock::time_point now) {
   if (!ending_ && jobDeadline_ && now >= *jobDeadline_) {
     fail(kTimeoutExitCode, messages::timeout(static_cast<int>(settings_.timeout.count())));
   }
+  if (!startupChecked_ && settings_.startupDeadline && now >= *settings_.startupDeadline) {
+    startupChecked_ = true;
+    handleEvents();  // joins queued up to now count
+    checkStartup();
+  }
   if (ending_ && !killed_ && now >= killAt_) {
     if (launcher_.anyRunning()) log::get("runtime")->debug("ranks still running after SIGTERM: sending SIGKILL");
     launcher_.signalAll(SIGKILL);
     killed_ = true;
   }
+}
+
+// At the rendezvous' deadline: if some ranks joined and others are still running without
+// having called MPI_Init, the joined ones are about to fail in MPI_Init. Say who is
+// missing, and where, before their errors arrive (the rendezvous knows no host names).
+void JobMonitor::checkStartup() {
+  if (ending_) return;
+  bool anyJoined = false;
+  std::vector<int> missing;
+  for (size_t rank = 0; rank < ranks_.size(); ++rank) {
+    anyJoined = anyJoined || ranks_[rank].joined;
+    if (!ranks_[rank].joined && !ranks_[rank].exit) missing.push_back(static_cast<int>(rank));
+  }
+  if (!anyJoined || missing.empty()) return;  // not an MPI job, or everyone made it
+  fail(1, messages::startupTimeout(settings_.startupTimeout.count(), missing, hosts_));
 }
 
 std::optional<JobMonitor::Clock::time_point> JobMonitor::nextDeadline() const {
@@ -197,6 +217,7 @@ std::optional<JobMonitor::Clock::time_point> JobMonitor::nextDeadline() const {
     if (!next || t < *next) next = t;
   };
   if (!ending_ && jobDeadline_) consider(*jobDeadline_);
+  if (!startupChecked_ && settings_.startupDeadline) consider(*settings_.startupDeadline);
   if (ending_ && !killed_) consider(killAt_);
   for (const RankState& state : ranks_) {
     if (state.exit && !state.judged) consider(state.exitedAt + settings_.eventGrace);

@@ -27,6 +27,10 @@ struct MonitorSettings {
   std::chrono::milliseconds killGrace{500};     // SIGTERM, then SIGKILL after this
   std::chrono::milliseconds eventGrace{250};    // how long an exit waits for a late event
   std::chrono::milliseconds outputDrain{2000};  // output still open after every rank exited
+  // When the rendezvous gives up on ranks that have not called MPI_Init (it started its
+  // clock at this moment); unset: never. startupTimeout is that timeout, for the message.
+  std::optional<std::chrono::steady_clock::time_point> startupDeadline;
+  std::chrono::milliseconds startupTimeout{0};
 };
 
 // zmpirun's exit status when the time limit ends the job (as timeout(1) does).
@@ -71,6 +75,7 @@ class JobMonitor : private LaunchSink {
   void judgeExits(Clock::time_point now);
   void judge(int rank, Clock::time_point now);
   void checkTimers(Clock::time_point now);
+  void checkStartup();
   bool allJudged() const;
   bool otherJoinedRankRunning(int rank) const;
   std::optional<Clock::time_point> nextDeadline() const;
@@ -92,6 +97,7 @@ class JobMonitor : private LaunchSink {
   bool killed_ = false;
   Clock::time_point killAt_;
   std::optional<Clock::time_point> jobDeadline_;
+  bool startupChecked_ = false;
   bool finished_ = false;
   Clock::time_point drainUntil_;
 };

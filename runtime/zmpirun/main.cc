@@ -134,8 +134,9 @@ int runJob(const LaunchOptions& options) {
 
   transport::ContextOwner context;
   JobEventQueue events;
-  transport::RendezvousServer server(network.rendezvousBind, transport::jobHashOf(jobId), size,
-                                     millisecondsFromEnvironment("ZMPI_STARTUP_TIMEOUT_MS", std::chrono::seconds(30)),
+  const auto startupTimeout = millisecondsFromEnvironment("ZMPI_STARTUP_TIMEOUT_MS", std::chrono::seconds(30));
+  const auto startupDeadline = std::chrono::steady_clock::now() + startupTimeout;  // the server's clock starts now
+  transport::RendezvousServer server(network.rendezvousBind, transport::jobHashOf(jobId), size, startupTimeout,
                                      events.eventHandler(), events.joinHandler());
   JobEnvironment job{jobId, server.endpoint(), size, placement.universeSize, findZmpiLibDir()};
   if (job.libDir.empty() && ZMPI_EXPECTS_LIBMPI && anyLocal) {
@@ -158,6 +159,8 @@ int runJob(const LaunchOptions& options) {
   settings.timeout = std::chrono::seconds(options.timeoutSeconds);
   settings.killGrace = millisecondsFromEnvironment("ZMPI_KILL_GRACE_MS", settings.killGrace);
   settings.eventGrace = millisecondsFromEnvironment("ZMPI_EVENT_GRACE_MS", settings.eventGrace);
+  settings.startupDeadline = startupDeadline;
+  settings.startupTimeout = startupTimeout;
   int status;
   {
     std::unique_ptr<Launcher> launcher = makeLauncher(network, secret, jobId, settings);

@@ -104,6 +104,18 @@ std::string hostLost(const std::string& host, const std::vector<int>& ranks, con
                 " presumed dead:\nthe agent ends the job's ranks itself when it stops hearing from zmpirun.\n");
 }
 
+std::string startupTimeout(long long milliseconds, const std::vector<int>& missing,
+                           const std::vector<std::string>& hosts) {
+  std::string list;
+  for (int rank : missing) {
+    list += (list.empty() ? "" : ", ") + str(rank) + " on node " + hosts.at(static_cast<size_t>(rank));
+  }
+  const bool many = missing.size() > 1;
+  return banner("MPI_Init did not complete within the start-up timeout of " + std::to_string(milliseconds) +
+                " ms\n(ZMPI_STARTUP_TIMEOUT_MS): process rank" + (many ? "s " : " ") + list + (many ? " are" : " is") +
+                " running but never called MPI_Init,\nso the ranks that did cannot form the job. The job is ended.\n");
+}
+
 std::string needsSecret(const std::string& host, const std::string& origin) {
   return banner("Host '" + host + "' (from " + origin +
                 ") is not this machine, so its ranks are started\n"

@@ -21,6 +21,10 @@ std::string nonZeroExit(int rank, pid_t pid, const std::string& host, int code);
 // otherwise it never called MPI_Init while other ranks did.
 std::string exitedImproperly(int rank, pid_t pid, const std::string& host, bool calledInit);
 std::string timeout(int seconds);
+// Some ranks called MPI_Init and `missing` (ranks, hosts[r] their hosts) did not within
+// the start-up timeout (ZMPI_STARTUP_TIMEOUT_MS).
+std::string startupTimeout(long long milliseconds, const std::vector<int>& missing,
+                           const std::vector<std::string>& hosts);
 std::string launcherSignaled(int signal);
 std::string notEnoughSlots(int requested, int available, const std::string& program);
 std::string maxSlotsExceeded(const std::string& reason);
