@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include "mpi/core/current_call.h"
 #include "mpi/core/error.h"
 
 #define ZMPI_PRAGMA(text) _Pragma(#text)
@@ -28,6 +29,7 @@ inline int raiseError(const char* call, int code, const std::string& message) {
 // Runs `body` (returning an MPI error code) and turns exceptions into error-handler calls.
 template <typename Body>
 int guardedComm(const char* call, MPI_Comm comm, Body&& body) noexcept {
+  const CallScope scope(call, comm);  // for diagnostics (the watchdog names the call)
   try {
     return body();
   } catch (const MpiError& error) {

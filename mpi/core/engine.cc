@@ -26,7 +26,10 @@ void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int erro
 
 Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
     : worldRank_(worldRank), jobHash_(jobHash), fabric_(fabric), eagerLimit_(static_cast<std::size_t>(environmentNumber("ZMPI_EAGER_LIMIT", 64 * 1024))),
-      spinTime_(environmentNumber("ZMPI_SPIN_US", 50)) {}
+      spinTime_(environmentNumber("ZMPI_SPIN_US", 50)) {
+  if (const auto period = Watchdog::configuredPeriod(); period.count() > 0)
+    watchdog_ = std::make_unique<Watchdog>(period);
+}
 
 Engine::~Engine() = default;
 
@@ -248,6 +251,8 @@ void Engine::wait(Request& request) {
     if (fabric_.hasFastData()) fabric_.wake();
     if (request.done.load(std::memory_order_acquire)) return;
   }
+  Watchdog::Watch watch(watchdog_.get());
+  watch.arm([&] { return describeWait(request); });
   std::unique_lock lock(mutex_);
   progress_.wait(lock, [&] { return request.done.load(std::memory_order_acquire) || aborted_; });
   if (!request.done.load()) throwIfAborted();
@@ -256,6 +261,7 @@ void Engine::wait(Request& request) {
 void Engine::waitUntil(const std::function<bool()>& ready) {
   // `ready` runs without the lock (it may start operations); the epoch tells whether
   // anything completed between its check and the wait, so no wakeup is ever missed.
+  Watchdog::Watch watch(watchdog_.get());
   for (;;) {
     uint64_t seen;
     {
@@ -264,6 +270,7 @@ void Engine::waitUntil(const std::function<bool()>& ready) {
       seen = epoch_;
     }
     if (ready()) return;
+    watch.arm([] { return describeWait(); });
     std::unique_lock lock(mutex_);
     progress_.wait(lock, [&] { return epoch_ != seen || aborted_; });
   }
@@ -307,6 +314,8 @@ bool Engine::iprobe(int context, int source, int tag, MPI_Status* status) {
 }
 
 void Engine::probe(int context, int source, int tag, MPI_Status* status) {
+  Watchdog::Watch watch(watchdog_.get());
+  watch.arm([&] { return describeProbe(source, tag); });  // before our lock: it looks up the communicator
   std::unique_lock lock(mutex_);
   for (;;) {
     throwIfAborted();
@@ -339,6 +348,8 @@ std::unique_ptr<IncomingMessage> Engine::improbe(int context, int source, int ta
 }
 
 std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag, MPI_Status* status) {
+  Watchdog::Watch watch(watchdog_.get());
+  watch.arm([&] { return describeProbe(source, tag); });  // before our lock: it looks up the communicator
   std::unique_lock lock(mutex_);
   for (;;) {
     throwIfAborted();

@@ -18,6 +18,7 @@
 #include "mpi/core/envelope.h"
 #include "mpi/core/fabric.h"
 #include "mpi/core/request.h"
+#include "mpi/core/watchdog.h"
 
 namespace zmpi::mpi {
 
@@ -112,6 +113,7 @@ class Engine {
   std::unordered_map<uint16_t, ActiveMessageHandler> activeHandlers_;
   bool aborted_ = false;
   std::string abortReason_;
+  std::unique_ptr<Watchdog> watchdog_;  // null unless ZMPI_WATCHDOG_SECONDS is set
 };
 
 }  // namespace zmpi::mpi
