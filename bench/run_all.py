@@ -81,9 +81,15 @@ def main():
     mode.add_argument("--smoke", action="store_true", help="seconds, zmpi only (ctest)")
     parser.add_argument("--mpis", help="comma list out of " + ",".join(ALL_MPIS))
     parser.add_argument("--only", help="comma list out of pingpong,collectives,startup,memory")
+    parser.add_argument("--timeout", type=float, help="seconds one benchmark job may take "
+                        "(default 600 full, 240 quick, 30 smoke); a job over it is killed")
     args = parser.parse_args()
     mode_name = "smoke" if args.smoke else "quick" if args.quick else "full"
-    mode = MODES[mode_name]
+    mode = dict(MODES[mode_name])
+    if args.timeout:
+        mode["timeout"] = args.timeout
+    if args.mpis:  # named explicitly: every one of them runs the collectives too
+        mode["collective_mpis"] = args.mpis.split(",")
     wanted = (args.mpis or ("zmpi" if args.smoke else ",".join(ALL_MPIS))).split(",")
     parts = (args.only or "pingpong,collectives,startup,memory").split(",")
     build_dir, out_dir = os.path.abspath(args.build), os.path.abspath(args.out)

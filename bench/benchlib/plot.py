@@ -31,14 +31,16 @@ def _panel(work, records, names, key, title, ylabel):
             colour, dash = STYLE.get(n, ("#000000", 1))
             plots.append(f"'{path}' using 1:2 with linespoints lw 2 pt 7 ps 0.5 dt {dash} "
                          f"lc rgb '{colour}' title '{n}'")
-    if not plots:
-        return "set title 'no data'; unset key; plot [1:2] 0 notitle\n"
+    if not plots:  # keeps the layout: an empty frame that says so
+        return (f"set title '{title}: no data'; unset logscale y; set key off\n"
+                "plot [1:2] [0:1] -1 notitle; set logscale y 10\n")
     return (f"set title '{title}'; set ylabel '{ylabel}'; set key top left\n"
             "plot " + ", ".join(plots) + "\n")
 
 
-def _common():
+def _common(first, last, factor):
     return ("set logscale x 2; set logscale y 10; set grid; set format x '%.0b%B'\n"
+            f"set xrange [{first}:{last}]; set xtics {first},{factor}\n"
             "set xlabel 'bytes'; set format y '%g'\n")
 
 
@@ -49,13 +51,14 @@ def draw(out_dir, records, names, machine, work):
         return []
     scripts = []
     png = os.path.join(out_dir, "pingpong.png")
-    scripts.append((png,
-        f"set terminal pngcairo size 1100,450 font ',9'; set output '{png}'\n"
-        f"set multiplot layout 1,2 title 'ping-pong, 2 ranks, {machine}'\n" + _common() +
-        _panel(work, records, names, ("pingpong", 2, "pingpong", "latency_us"),
-               "one-way latency (median)", "microseconds") +
-        _panel(work, records, names, ("pingpong", 2, "pingpong", "bandwidth_MBps"),
-               "bandwidth", "MB/s") + "unset multiplot\n"))
+    if any(r["bench"] == "pingpong" for r in records):
+        scripts.append((png,
+            f"set terminal pngcairo size 1100,450 font ',9'; set output '{png}'\n"
+            f"set multiplot layout 1,2 title 'ping-pong, 2 ranks, {machine}'\n" + _common(1, 4 << 20, 16) +
+            _panel(work, records, names, ("pingpong", 2, "pingpong", "latency_us"),
+                   "one-way latency (median)", "microseconds") +
+            _panel(work, records, names, ("pingpong", 2, "pingpong", "bandwidth_MBps"),
+                   "bandwidth", "MB/s") + "unset multiplot\n"))
     for ranks in sorted({r["ranks"] for r in records if r["bench"] == "collectives"}):
         png = os.path.join(out_dir, f"collectives_{ranks}ranks.png")
         body = "".join(_panel(work, records, names, ("collectives", ranks, op, "time_us"),
@@ -63,7 +66,7 @@ def draw(out_dir, records, names, machine, work):
         scripts.append((png,
             f"set terminal pngcairo size 1100,800 font ',9'; set output '{png}'\n"
             f"set multiplot layout 2,2 title 'collectives, {ranks} ranks (bytes per rank and "
-            f"block), {machine}'\n" + _common() + body + "unset multiplot\n"))
+            f"block), {machine}'\n" + _common(8, 16 << 20, 8) + body + "unset multiplot\n"))
     drawn = []
     for png, script in scripts:
         result = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True,

@@ -1,5 +1,5 @@
 /* The floor of zmpi's tcp path: a raw zmq ping-pong between two processes over loopback
- * tcp (ZMQ_PAIR, zero-copy-free zmq_send/zmq_recv into one buffer), 0 B to 4 MiB, the
+ * tcp (ZMQ_PAIR; zmq_send/zmq_recv copy into one buffer), 0 B to 4 MiB, the
  * same timing as pingpong.c (median round trip / 2). No MPI. Prints
  * "bytes latency_us bandwidth_MBps". Usage: zmq_pingpong [--budget-ms B] [--max-bytes N]
  * [--min-bytes N] [--step F] [--max-iters N]. Every receive has a 10 s timeout, so a lost
