@@ -14,8 +14,8 @@ mpich; zmq = a raw zmq ping-pong, the floor of zmpi's tcp path):
   memory       each rank's peak resident set (VmHWM): footprint.c (init, one message to every
                peer), and at the end of pingpong and collectives
 Prints the table of ratios zmpi/peer (medians over sizes, min-max in brackets) and the key
-figures; writes results.json, results.csv, results.txt (every size) and PNG curves into
---out. Full run about 10-15 minutes on 2 cores, --quick about 2, --smoke (zmpi only, the
+figures; writes results.json, results.csv, results.txt (every size), results.md (the tables
+for README) and PNG curves into --out. Full run about 10-15 minutes on 2 cores, --quick about 2, --smoke (zmpi only, the
 ctest bench.smoke) a few seconds. Every job has a timeout: a hung or failed MPI is killed,
 reported under "problems", and its cells stay empty. Exit status 1 when a zmpi run failed,
 timed out or computed a wrong result; a peer's failure is only reported. Needs
@@ -138,7 +138,7 @@ def main():
     print(report.absolute_table(s.records, names))
     if s.problems:
         print("\nproblems\n" + "\n".join(f"  {p['mpi']}: {p['what']}" for p in s.problems))
-    print(f"\nwritten: {out_dir}/results.json results.csv results.txt "
+    print(f"\nwritten: {out_dir}/results.json results.csv results.txt results.md "
           + " ".join(os.path.basename(p) for p in pngs))
     zmpi_failed = any(p["mpi"].startswith("zmpi") for p in s.problems)
     no_data = any(n.startswith("zmpi") for n in names) and not any(

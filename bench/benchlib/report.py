@@ -9,15 +9,18 @@ PEERS = ["ompi-sm", "ompi-tcp", "mpich", "zmq"]
 KIB, MIB = 1024, 1024 * 1024
 
 
+def _matching(records, *key):
+    return [r for r in records if (r["mpi"], r["bench"], r["ranks"], r["op"], r["metric"]) == key]
+
+
 def series(records, mpi, bench, ranks, op, metric):
-    """{bytes: value} for one curve (or {None: [values]} style lists for samples)."""
-    return {r["bytes"]: r["value"] for r in records
-            if (r["mpi"], r["bench"], r["ranks"], r["op"], r["metric"]) == (mpi, bench, ranks, op, metric)}
+    """{bytes: value} of one curve."""
+    return {r["bytes"]: r["value"] for r in _matching(records, mpi, bench, ranks, op, metric)}
 
 
 def values(records, mpi, bench, ranks, op, metric):
-    return [r["value"] for r in records
-            if (r["mpi"], r["bench"], r["ranks"], r["op"], r["metric"]) == (mpi, bench, ranks, op, metric)]
+    """Every value of one measure (the samples of start-up, the ranks of memory)."""
+    return [r["value"] for r in _matching(records, mpi, bench, ranks, op, metric)]
 
 
 def size_label(n):
@@ -140,15 +143,17 @@ def absolute_table(records, names, markdown=False):
         for op, size in (("barrier", 0), ("allreduce", 8), ("allreduce", MIB), ("bcast", MIB),
                          ("alltoall", MIB), ("allgather", MIB)):
             key = ("collectives", ranks, op, "time_us")
-            measures.append((f"{op} {ranks} ranks{'' if op == 'barrier' else ' ' + size_label(size)}, us",
+            label = f"{op} {ranks} ranks" + ("" if op == "barrier" else f" {size_label(size)}")
+            measures.append((f"{label}, us",
                              lambda n, key=key, size=size: curve_at(n, key, size, fmt="{:.1f}")))
     for ranks in sorted({r["ranks"] for r in records if r["bench"] == "startup"}):
+        key = ("startup", ranks, "hello", "wall_s")
         measures.append((f"start-up -np {ranks} hello (median), s",
-                         lambda n, r=ranks: scalar(n, ("startup", r, "hello", "wall_s"), statistics.median, fmt="{:.3f}")))
-    measures.append(("peak memory/rank footprint -np 4 (max), MiB",
-                     lambda n: scalar(n, ("memory", 4, "footprint", "peak_kib"), max, 1 / 1024, "{:.1f}")))
-    measures.append(("peak memory/rank collectives -np 4 (max), MiB",
-                     lambda n: scalar(n, ("memory", 4, "collectives", "peak_kib"), max, 1 / 1024, "{:.1f}")))
+                         lambda n, key=key: scalar(n, key, statistics.median, fmt="{:.3f}")))
+    for program in ("footprint", "collectives"):
+        key = ("memory", 4, program, "peak_kib")
+        measures.append((f"peak memory/rank {program} -np 4 (max), MiB",
+                         lambda n, key=key: scalar(n, key, max, 1 / 1024, "{:.1f}")))
     body = [[label] + [f(n) for n in names] for label, f in measures]
     body = [row for row in body if any(c != "-" for c in row[1:])]
     return _format(["measure"] + names, body, markdown)
@@ -159,7 +164,8 @@ def size_tables(records, names):
     out = []
     curves = sorted({(r["bench"], r["ranks"], r["op"], r["metric"]) for r in records
                      if r["bench"] in ("pingpong", "collectives")},
-                    key=lambda k: (k[0] != "pingpong", k[1], OPS.index(k[2]) if k[2] in OPS else -1, k[3]))
+                    key=lambda k: (k[0] != "pingpong", k[1], OPS.index(k[2]) if k[2] in OPS else -1,
+                                   k[3]))
     for key in curves:
         data = {n: series(records, n, *key) for n in names}
         present = [n for n in names if data[n]]
@@ -170,7 +176,7 @@ def size_tables(records, names):
         body = []
         for s in sizes:
             row = [size_label(s)] + [f"{data[n][s]:.2f}" if s in data[n] else "-" for n in present]
-            row += [_ratio(data[m][s] / data[p][s]) if s in data[m] and s in data[p] and data[p][s] else "-"
+            row += [_ratio(data[m][s] / data[p][s]) if data[p].get(s) and s in data[m] else "-"
                     for m, p in pairs]
             body.append(row)
         out.append(f"## {key[0]} {key[2]}, {key[1]} ranks, {key[3]}\n" + _format(header, body, False))
@@ -180,7 +186,8 @@ def size_tables(records, names):
 def write_files(out_dir, meta, records, problems, names):
     with open(f"{out_dir}/results.json", "w") as f:
         json.dump(dict(meta=meta, records=records, problems=problems,
-                       ratios=[dict(measure=l, zmpi=m, ratios=c) for l, m, c in ratio_rows(records)]),
+                       ratios=[dict(measure=label, zmpi=mine, ratios=cells)
+                               for label, mine, cells in ratio_rows(records)]),
                   f, indent=1)
     with open(f"{out_dir}/results.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=["mpi", "bench", "ranks", "op", "bytes", "rank",
@@ -196,3 +203,6 @@ def write_files(out_dir, meta, records, problems, names):
         size_tables(records, names)])
     with open(f"{out_dir}/results.txt", "w") as f:
         f.write(text + "\n")
+    with open(f"{out_dir}/results.md", "w") as f:  # the tables as README shows them
+        f.write(ratio_table(records, markdown=True) + "\n\n"
+                + absolute_table(records, names, markdown=True) + "\n")
