@@ -126,6 +126,7 @@ def main():
             s.footprint(4 if mode_name != "smoke" else 2)
         meta["load_after"] = "%.2f %.2f %.2f" % os.getloadavg()
         meta["missing"] = missing
+        meta["load_per_job"] = s.loads
         report.write_files(out_dir, meta, s.records, s.problems, names)
         machine = f"{meta.get('cpu', '?')}, {meta['cores']} cores"
         pngs = plot.draw(out_dir, s.records, names, machine, scratch)

@@ -195,7 +195,11 @@ def write_files(out_dir, meta, records, problems, names):
         writer.writeheader()
         writer.writerows(records)
     text = "\n\n".join([
-        "# zmpi benchmark " + " ".join(f"{k}={v}" for k, v in meta.items() if k != "mpis"),
+        "# zmpi benchmark " + " ".join(f"{k}={v}" for k, v in meta.items()
+                                       if k not in ("mpis", "load_per_job")),
+        "# runs\n" + "\n".join(f"{k}: {v}" for k, v in meta.get("mpis", {}).items()),
+        "# 1-minute load average as each job started\n"
+        + "\n".join(f"{job}: {load}" for job, load in meta.get("load_per_job", [])),
         "# ratios zmpi/peer: median over sizes (min-max); time and memory < 1 = zmpi better, "
         "BANDWIDTH > 1 = zmpi better\n" + ratio_table(records),
         "# key figures\n" + absolute_table(records, names),

@@ -23,6 +23,7 @@ class Suite:
         self.bin_dir = os.path.join(out_dir, "bin")
         os.makedirs(self.bin_dir, exist_ok=True)
         self.records, self.problems, self.binaries = [], [], {}
+        self.loads = []  # (job, 1-minute load average when it started): how noisy it was
 
     def add(self, mpi, bench, ranks, op, metric, value, bytes=None, rank=None):
         self.records.append(dict(mpi=mpi, bench=bench, ranks=ranks, op=op, bytes=bytes,
@@ -50,6 +51,7 @@ class Suite:
         if binary is None:
             return None
         cmd = mpi.command(ranks, binary, args, timeout)
+        self.loads.append((f"{mpi.name} {program} -np {ranks}", round(os.getloadavg()[0], 2)))
         result = mpimod.run_job(cmd, mpimod.environment(mpi, timeout), timeout + 15,
                                 self.bin_dir, self.binaries.values())
         if result.timed_out or result.returncode != 0:
