@@ -1,8 +1,8 @@
 // Error handlers: creating them, attaching them to communicators, invoking them.
 //
-// Handlers the program creates are never deleted: communicators built elsewhere (dup,
-// split, ...) share the pointer without counting references, so MPI_Errhandler_free only
-// releases the program's handle. That costs a few bytes per handler ever created.
+// A handler the program creates is counted: each handle the program holds (from create or
+// a *_get_errhandler) and each communicator, window or file it is attached to; it is
+// deleted when the last of them lets go (MPI_Errhandler_free releases a handle).
 // Window and file handlers can be created; attaching them waits for MPI_Win / MPI_File.
 #include "mpi/capi/entry.h"
 #include "mpi/capi/validate.h"
@@ -49,6 +49,7 @@ int getCommHandler(const char* call, MPI_Comm comm, MPI_Errhandler* errhandler) 
   return guardedComm(call, comm, [&] {
     Communicator& c = commArg(comm);
     pointerArg(errhandler, "errhandler");
+    c.errhandler()->retain();  // the program's handle, released by MPI_Errhandler_free
     *errhandler = c.errhandler()->handle();
     return MPI_SUCCESS;
   });
@@ -102,8 +103,9 @@ ZMPI_ALIAS(MPI_Comm_call_errhandler)
 int PMPI_Errhandler_free(MPI_Errhandler* errhandler) {
   return guarded("MPI_Errhandler_free", [&] {
     pointerArg(errhandler, "errhandler");
-    errhandlerOf(*errhandler);  // MPI_ERRHANDLER_NULL and stale handles are errors
+    Errhandler* handler = errhandlerOf(*errhandler);  // MPI_ERRHANDLER_NULL and stale handles are errors
     *errhandler = MPI_ERRHANDLER_NULL;
+    handler->release();
     return MPI_SUCCESS;
   });
 }

@@ -76,7 +76,8 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   return guardedFile("MPI_File_set_errhandler", file, [&] {
     Errhandler* handler = fileHandlerArg(errhandler);
     if (file == MPI_FILE_NULL) {
-      fileNullHandler().store(handler);
+      handler->retain();
+      if (Errhandler* previous = fileNullHandler().exchange(handler)) previous->release();
     } else {
       fileArg(file).setErrhandler(handler);
     }
@@ -88,7 +89,9 @@ ZMPI_ALIAS(MPI_File_set_errhandler)
 int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandler) {
   return guardedFile("MPI_File_get_errhandler", file, [&] {
     pointerArg(errhandler, "errhandler");
-    *errhandler = (file == MPI_FILE_NULL ? defaultFileErrhandler() : fileArg(file).errhandler())->handle();
+    Errhandler* handler = file == MPI_FILE_NULL ? defaultFileErrhandler() : fileArg(file).errhandler();
+    handler->retain();  // the program's handle, released by MPI_Errhandler_free
+    *errhandler = handler->handle();
     return MPI_SUCCESS;
   });
 }

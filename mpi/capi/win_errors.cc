@@ -16,7 +16,7 @@ int raiseWinError(MPI_Win win, const char* call, int code, const std::string& me
     return raiseError(call, code, message);
   }
   rma::Window& window = *implOf<rma::Window>(win);
-  Errhandler* handler = window.errhandler;
+  Errhandler* handler = window.errhandler.get();
   switch (handler->kind()) {
     case Errhandler::Kind::Return:
       return code;
@@ -53,7 +53,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
       fail(MPI_ERR_ARG, std::string("the error handler was created for ") +
                             (kind == Errhandler::Kind::Comm ? "communicators" : "files") + ", not windows");
     }
-    window.errhandler = handler;
+    window.errhandler.reset(handler);
     return MPI_SUCCESS;
   });
 }
@@ -64,6 +64,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
   return guardedWin("MPI_Win_get_errhandler", win, [&] {
     rma::Window& window = winArg(win);
     pointerArg(errhandler, "errhandler");
+    window.errhandler->retain();  // the program's handle, released by MPI_Errhandler_free
     *errhandler = window.errhandler->handle();
     return MPI_SUCCESS;
   });

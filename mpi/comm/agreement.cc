@@ -48,7 +48,7 @@ int claimContextId(World& world, const std::vector<int>& floors) {
   const int agreed = *std::max_element(floors.begin(), floors.end());
   // Context ids become envelope contexts 2 * id and 2 * id + 1 (int32).
   if (agreed >= (1 << 30) - 1) fail(MPI_ERR_INTERN, "context ids exhausted");
-  world.contextIdFloor() = std::max(world.contextIdFloor(), agreed + 1);
+  world.raiseContextIdFloor(agreed + 1);
   return agreed;
 }
 

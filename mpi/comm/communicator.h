@@ -44,8 +44,8 @@ class Communicator {
   MPI_Comm handle() { return publicHandle_; }
   void setPublicHandle(MPI_Comm handle) { publicHandle_ = handle; }
 
-  Errhandler* errhandler() const { return errhandler_; }
-  void setErrhandler(Errhandler* errhandler) { errhandler_ = errhandler; }
+  Errhandler* errhandler() const { return errhandler_.get(); }
+  void setErrhandler(Errhandler* errhandler) { errhandler_.reset(errhandler); }
 
   std::string name;
   std::map<int, void*> attributes;  // keyval -> value (MPI_Comm_set_attr)
@@ -65,7 +65,7 @@ class Communicator {
   Group* group_;
   int rank_;
   int contextId_;
-  Errhandler* errhandler_;
+  ErrhandlerRef errhandler_;
   std::atomic<uint32_t> collectiveSequence_{0};
   bool predefined_ = false;
 };

@@ -11,6 +11,14 @@ Errhandler::Errhandler(Kind kind, void (*function)(), bool predefined)
 
 Errhandler::~Errhandler() { handle_.header.magic = 0; }
 
+void Errhandler::retain() {
+  if (!predefined_) references_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Errhandler::release() {
+  if (!predefined_ && references_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+}
+
 Errhandler* Errhandler::fatal() {
   static Errhandler* handler = new Errhandler(Kind::Fatal, nullptr, true);
   return handler;

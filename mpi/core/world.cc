@@ -10,8 +10,8 @@
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/slurm_environment.h"
-#include "peer_info.pb.h"  // generated from core/peer_info.proto
 #include "mpi/core/zmq_fabric.h"
+#include "peer_info.pb.h"  // generated from core/peer_info.proto
 #include "transport/errors.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
@@ -53,8 +53,8 @@ WorldConfig WorldConfig::fromEnvironment() {
   config.size = static_cast<int>(environmentNumber("ZMPI_SIZE", 1));
   config.rank = static_cast<int>(environmentNumber("ZMPI_RANK", 0));
   if (config.size < 1 || config.rank < 0 || config.rank >= config.size) {
-    fail(MPI_ERR_OTHER, "ZMPI_RANK=" + std::to_string(config.rank) + " is not a rank of a world of ZMPI_SIZE=" +
-                            std::to_string(config.size));
+    fail(MPI_ERR_OTHER, "ZMPI_RANK=" + std::to_string(config.rank) +
+                            " is not a rank of a world of ZMPI_SIZE=" + std::to_string(config.size));
   }
   config.jobId = environmentString("ZMPI_JOB_ID");
   config.rendezvous = environmentString("ZMPI_RENDEZVOUS");
@@ -69,8 +69,11 @@ WorldConfig WorldConfig::fromEnvironment() {
 }
 
 World::World(const WorldConfig& config)
-    : rank_(config.rank), size_(config.size), mock_(config.mock != nullptr),
-      jobId_(config.jobId.empty() ? freshJobId() : config.jobId), jobHash_(transport::jobHashOf(jobId_)) {
+    : rank_(config.rank),
+      size_(config.size),
+      mock_(config.mock != nullptr),
+      jobId_(config.jobId.empty() ? freshJobId() : config.jobId),
+      jobHash_(transport::jobHashOf(jobId_)) {
   const std::string host = config.host.empty() ? localHostName() : config.host;
   if (mock_) {
     hosts_.assign(static_cast<size_t>(size_), "mock");
@@ -116,8 +119,8 @@ void World::exchangeAddresses(const WorldConfig& config) {
   std::string rendezvous = config.rendezvous;
   try {
     if (config.hostRendezvous) {
-      rendezvousServer_ = std::make_unique<transport::RendezvousServer>(config.rendezvous, jobHash_, size_,
-                                                                        config.startupTimeout);
+      rendezvousServer_ =
+          std::make_unique<transport::RendezvousServer>(config.rendezvous, jobHash_, size_, config.startupTimeout);
       rendezvous = rendezvousServer_->endpoint();
     }
     rendezvousClient_ = std::make_unique<transport::RendezvousClient>(rendezvous, jobHash_, rank_, size_);
@@ -148,7 +151,8 @@ void World::exchangeAddresses(const WorldConfig& config) {
     if (!peer.ParseFromString(table[static_cast<size_t>(r)]) || peer.rank() != r) {
       fail(MPI_ERR_OTHER, "MPI_Init: malformed address entry for rank " + std::to_string(r));
     }
-    peers[static_cast<size_t>(r)] = {peer.host(), peer.tcp_endpoint(), peer.ipc_endpoint(), peer.shm_name(), peer.pid()};
+    peers[static_cast<size_t>(r)] = {peer.host(), peer.tcp_endpoint(), peer.ipc_endpoint(), peer.shm_name(),
+                                     peer.pid()};
     hosts_[static_cast<size_t>(r)] = peer.host();
   }
   fabric->setPeers(std::move(peers));
@@ -205,6 +209,12 @@ void World::progressLoop() {
       engine_->abort(error.what());
       return;
     }
+  }
+}
+
+void World::raiseContextIdFloor(int floor) {
+  int current = contextIdFloor_.load(std::memory_order_acquire);
+  while (current < floor && !contextIdFloor_.compare_exchange_weak(current, floor, std::memory_order_acq_rel)) {
   }
 }
 

@@ -28,8 +28,8 @@ class Communicator;
 struct WorldConfig {
   int rank = 0;
   int size = 1;
-  std::string jobId;       // empty: a fresh one (a singleton world)
-  std::string rendezvous;  // the creator's endpoint; unused when size == 1 or mock
+  std::string jobId;            // empty: a fresh one (a singleton world)
+  std::string rendezvous;       // the creator's endpoint; unused when size == 1 or mock
   bool hostRendezvous = false;  // this process (rank 0) runs the rendezvous server
   std::string host;             // logical host name; default: gethostname()
   std::string bindAddress = "127.0.0.1";
@@ -62,8 +62,12 @@ class World {
   Communicator& commWorld() { return *commWorld_; }
   Communicator& commSelf() { return *commSelf_; }
   // Context ids: 0 is MPI_COMM_WORLD, 1 MPI_COMM_SELF; communicator constructors agree on
-  // new ones collectively and record the highest used here.
-  int& contextIdFloor() { return contextIdFloor_; }
+  // new ones collectively and record the highest used here. Atomic because communicators
+  // may be created from several threads (MPI_THREAD_MULTIPLE); ids agreed by concurrent
+  // constructions on the same process can still coincide, which MPI leaves to the
+  // program to avoid by ordering collective calls consistently.
+  int contextIdFloor() const { return contextIdFloor_.load(std::memory_order_acquire); }
+  void raiseContextIdFloor(int floor);
 
   // Tell the creator (launcher) about this rank's end; no-ops in mock and singleton worlds.
   void notifyFinalizing();
@@ -88,7 +92,7 @@ class World {
   std::unique_ptr<transport::RendezvousClient> rendezvousClient_;
   std::unique_ptr<Communicator> commWorld_;
   std::unique_ptr<Communicator> commSelf_;
-  int contextIdFloor_ = 2;
+  std::atomic<int> contextIdFloor_{2};
   std::atomic<bool> stopping_{false};
   std::thread progress_;
 };

@@ -46,8 +46,8 @@ class File {
   int amode() const { return amode_; }
   bool hasMode(int mode) const { return (amode_ & mode) != 0; }
 
-  Errhandler* errhandler() const { return errhandler_; }
-  void setErrhandler(Errhandler* handler) { errhandler_ = handler; }
+  Errhandler* errhandler() const { return errhandler_.get(); }
+  void setErrhandler(Errhandler* handler) { errhandler_.reset(handler); }
 
   // The view (shared, so a call in progress keeps the one it started with); setting it
   // moves the individual pointer to the view's start.
@@ -82,7 +82,7 @@ class File {
   std::unique_ptr<Communicator> comm_;
   PosixFile posix_;
   int amode_;
-  Errhandler* errhandler_;
+  ErrhandlerRef errhandler_;
   bool atomic_ = false;
   SharedPointer shared_;
   mutable std::mutex mutex_;  // guards view_ and position_

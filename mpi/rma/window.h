@@ -93,7 +93,7 @@ class Window {
   const PeerWindow& peer(int rank) const { return peers_.at(static_cast<std::size_t>(rank)); }
 
   std::string name;
-  Errhandler* errhandler;
+  ErrhandlerRef errhandler;
 
   // --- set up by the constructors in window_create.cc ---
   void setLocalMemory(void* base, MPI_Aint size, int dispUnit, std::unique_ptr<char[]> owned);

@@ -57,7 +57,7 @@ count pingpong "^ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+$" 18
 
 # A binary built by Open MPI's mpicc runs unmodified: zmpirun puts zmpi's library first.
 if command -v mpicc.openmpi >/dev/null; then
-  mpicc.openmpi "$SOURCE_DIR/examples/ring.c" -o "$WORK/ring_ompi" || fail "mpicc.openmpi"
+  mpicc.openmpi ${ZMPI_SANITIZE_FLAGS:-} "$SOURCE_DIR/examples/ring.c" -o "$WORK/ring_ompi" || fail "mpicc.openmpi"
   run ompi -np 2 "$WORK/ring_ompi" 2
   count ompi "^Rank [0-9]+ done" 2
 else

@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
   CHECK_EQ_INT(lastCode, MPI_ERR_IO);
   CHECK_EQ_INT(MPI_File_get_errhandler(fh, &handler), MPI_SUCCESS);
   CHECK(handler == mine);
+  CHECK_EQ_INT(MPI_Errhandler_free(&handler), MPI_SUCCESS); /* get returned a reference */
   /* A communicator's handler does not fit a file. */
   MPI_Errhandler commHandler;
   MPI_Comm_create_errhandler(ignoreCommError, &commHandler);
@@ -134,6 +135,7 @@ int main(int argc, char** argv) {
   CHECK_EQ_INT(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh), MPI_SUCCESS);
   CHECK_EQ_INT(MPI_File_get_errhandler(fh, &handler), MPI_SUCCESS);
   CHECK(handler == mine);
+  CHECK_EQ_INT(MPI_Errhandler_free(&handler), MPI_SUCCESS); /* get returned a reference */
   CHECK_EQ_INT(MPI_File_close(&fh), MPI_SUCCESS);
   CHECK_EQ_INT(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN), MPI_SUCCESS);
   CHECK_EQ_INT(MPI_Errhandler_free(&mine), MPI_SUCCESS);

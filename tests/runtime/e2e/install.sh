@@ -55,18 +55,19 @@ ZMPIRUN=$prefix/bin/zmpirun
 run_job ldpath -np 1 sh -c 'echo "$LD_LIBRARY_PATH"'
 expect_text ldpath out "$plib"
 
-if mpicc.openmpi "$hello" -o "$WORK/hello_ompi" 2>/dev/null; then
+if mpicc.openmpi ${ZMPI_SANITIZE_FLAGS:-} "$hello" -o "$WORK/hello_ompi" 2>/dev/null; then
   run_job ompi -np 2 "$WORK/hello_ompi"
   expect_rc ompi 0
   expect_text ompi out "Library: zmpi"
 fi
 
 flags=$(PKG_CONFIG_PATH=$plib/pkgconfig pkg-config --cflags --libs zmpi)
-cc "$hello" -o "$WORK/hello_pc" $flags && check_binary hello_pc "$WORK/hello_pc" "$plib"
+cc ${ZMPI_SANITIZE_FLAGS:-} "$hello" -o "$WORK/hello_pc" $flags && check_binary hello_pc "$WORK/hello_pc" "$plib"
 
 for mode in findmpi package; do
   if cmake -S "$SOURCE_DIR/tests/runtime/consumer" -B "$WORK/consumer-$mode" -DMODE=$mode -DEXAMPLE_SOURCE="$hello" \
-    -DMPI_C_COMPILER="$prefix/bin/zmpicc" -DCMAKE_PREFIX_PATH="$prefix" >"$WORK/$mode.log" 2>&1 &&
+    -DMPI_C_COMPILER="$prefix/bin/zmpicc" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="${ZMPI_SANITIZE_FLAGS:-}" \
+    >"$WORK/$mode.log" 2>&1 &&
     cmake --build "$WORK/consumer-$mode" >>"$WORK/$mode.log" 2>&1; then
     check_binary "consumer_$mode" "$WORK/consumer-$mode/consumer_hello" "$plib"
   else
