@@ -61,8 +61,9 @@ std::optional<WireMessage> Inbox::tryReceiveOne() {
     try {
       return decodeFrames(std::move(header), std::move(payload), extra, jobHash_);
     } catch (const MalformedMessage& error) {
-      rejected_.fetch_add(1);
-      log::get("transport")->warn("rejected a message on {}: {}", socket_.peer(), error.what());
+      const uint64_t n = rejected_.fetch_add(1) + 1;
+      log::get("transport")
+          ->log(log::rejectLevel(n), "rejected a message on {} ({} so far): {}", socket_.peer(), n, error.what());
     }
   }
 }

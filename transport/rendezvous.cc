@@ -2,69 +2,20 @@
 
 #include <cstring>
 #include <map>
-
 #include <zmq_addon.hpp>
 
 #include "transport/context.h"
 #include "transport/errors.h"
 #include "transport/log.h"
+#include "transport/rendezvous_codec.h"
 
 namespace zmpi::transport {
 namespace {
 
-struct RendezvousEnvelope {
-  int32_t participant;
-  int32_t participants;
-  int32_t event;
-  int32_t code;
-};
-static_assert(sizeof(RendezvousEnvelope) <= kEnvelopeBytes);
-
-WireHeader makeHeader(uint16_t kind, uint64_t jobHash, const RendezvousEnvelope& envelope, size_t payloadBytes) {
-  WireHeader header;
-  header.kind = kind;
-  header.jobHash = jobHash;
-  header.payloadBytes = payloadBytes;
-  std::memcpy(header.envelope.data(), &envelope, sizeof envelope);
-  return header;
-}
-
-RendezvousEnvelope envelopeOf(const WireHeader& header) {
-  RendezvousEnvelope envelope;
-  std::memcpy(&envelope, header.envelope.data(), sizeof envelope);
-  return envelope;
-}
-
-// Table encoding: for each blob, a 4-byte length then the bytes.
-std::string encodeTable(const std::vector<std::string>& blobs) {
-  std::string out;
-  for (const auto& blob : blobs) {
-    uint32_t size = static_cast<uint32_t>(blob.size());
-    out.append(reinterpret_cast<const char*>(&size), sizeof size);
-    out.append(blob);
-  }
-  return out;
-}
-
-std::vector<std::string> decodeTable(const zmq::message_t& frame, int expected) {
-  std::vector<std::string> blobs;
-  const char* p = static_cast<const char*>(frame.data());
-  size_t left = frame.size();
-  while (left >= sizeof(uint32_t)) {
-    uint32_t size;
-    std::memcpy(&size, p, sizeof size);
-    p += sizeof size;
-    left -= sizeof size;
-    if (size > left) throw MalformedMessage("rendezvous table truncated");
-    blobs.emplace_back(p, size);
-    p += size;
-    left -= size;
-  }
-  if (left != 0 || static_cast<int>(blobs.size()) != expected) {
-    throw MalformedMessage("rendezvous table has " + std::to_string(blobs.size()) + " entries, expected " +
-                           std::to_string(expected));
-  }
-  return blobs;
+SocketOptions clientOptions(int participants) {
+  SocketOptions options;
+  options.maxMessageSize = rendezvousClientMaxFrame(participants);
+  return options;
 }
 
 void sendTo(Socket& router, const std::string& identity, const WireHeader& header, const std::string& payload) {
@@ -83,10 +34,13 @@ std::string uniqueInprocName() {
 
 RendezvousServer::RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
                                    std::chrono::milliseconds startupTimeout, EventHandler onEvent, JoinHandler onJoin)
-    : jobHash_(jobHash), participants_(participants), startupTimeout_(startupTimeout), onEvent_(std::move(onEvent)),
+    : jobHash_(jobHash),
+      participants_(participants),
+      startupTimeout_(startupTimeout),
+      onEvent_(std::move(onEvent)),
       onJoin_(std::move(onJoin)) {
   SocketOptions options;
-  options.maxMessageSize = 1 << 20;  // hellos are small; refuse anything huge up front
+  options.maxMessageSize = rendezvousServerMaxFrame();  // hellos are small; zmq refuses more before allocating
   Socket router(zmq::socket_type::router, options);
   endpoint_ = router.bind(endpoint);
   Socket control(zmq::socket_type::pair);
@@ -94,7 +48,8 @@ RendezvousServer::RendezvousServer(const std::string& endpoint, uint64_t jobHash
   control.bind(controlEndpoint_);
   stopper_ = std::make_unique<Socket>(zmq::socket_type::pair);
   stopper_->connect(controlEndpoint_);
-  thread_ = std::thread([this, r = std::move(router), c = std::move(control)]() mutable { serve(std::move(r), std::move(c)); });
+  thread_ = std::thread(
+      [this, r = std::move(router), c = std::move(control)]() mutable { serve(std::move(r), std::move(c)); });
 }
 
 RendezvousServer::~RendezvousServer() { stop(); }
@@ -117,14 +72,14 @@ void RendezvousServer::serve(Socket router, Socket control) {
 }
 
 void RendezvousServer::reject(const std::string& why) {
-  rejected_.fetch_add(1);
-  log::get("transport")->warn("rendezvous: rejected a message: {}", why);
+  const uint64_t n = rejected_.fetch_add(1) + 1;
+  log::get("transport")->log(log::rejectLevel(n), "rendezvous: rejected a message ({} so far): {}", n, why);
 }
 
 void RendezvousServer::serveLoop(Socket& router, Socket& control) {
   auto logger = log::get("transport");
   std::map<int, std::pair<std::string, std::string>> hellos;  // participant -> (identity, blob)
-  std::string table;         // the encoded table, once every participant said hello
+  std::string table;                                          // the encoded table, once every participant said hello
   bool tableSent = false;
   std::string startupError;  // set once the start-up deadline passed first
   const auto deadline = std::chrono::steady_clock::now() + startupTimeout_;
@@ -133,8 +88,9 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
     auto wait = std::chrono::milliseconds(-1);
     const bool settled = tableSent || !startupError.empty();
     if (!settled) {
-      wait = std::max(std::chrono::milliseconds(0), std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                        deadline - std::chrono::steady_clock::now()));
+      wait =
+          std::max(std::chrono::milliseconds(0),
+                   std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
     }
     checked("poll rendezvous on", endpoint_, [&] { return zmq::poll(items, 2, wait); });
     if (items[1].revents & ZMQ_POLLIN) return;
@@ -154,81 +110,75 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
           logger->error("rendezvous: {}", startupError);
         }
         for (auto& [index, hello] : hellos) {
-          sendTo(router, hello.first, makeHeader(kRendezvousError, jobHash_, {}, startupError.size()), startupError);
+          sendTo(router, hello.first, makeRendezvousHeader(kRendezvousError, jobHash_, {}, startupError.size()),
+                 startupError);
         }
       }
       continue;
     }
     std::vector<zmq::message_t> frames;
     if (!zmq::recv_multipart(router.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) continue;
-    if (frames.size() < 2 || frames.size() > 3) {
-      reject(std::to_string(frames.size()) + " frames");
-      continue;
-    }
-    WireMessage message;
+    if (frames.empty()) continue;
+    const std::string identity = frames[0].to_string();
+    RendezvousRequest request;
     try {
-      std::optional<zmq::message_t> payload;
-      if (frames.size() == 3) payload = std::move(frames[2]);
-      message = decodeFrames(std::move(frames[1]), std::move(payload), false, jobHash_);
+      request = decodeRendezvousRequest(std::vector<zmq::message_t>(std::make_move_iterator(frames.begin() + 1),
+                                                                    std::make_move_iterator(frames.end())),
+                                        jobHash_, participants_);
     } catch (const MalformedMessage& error) {
       reject(error.what());
       continue;
     }
-    const RendezvousEnvelope envelope = envelopeOf(message.header);
-    if (envelope.participant < 0 || envelope.participant >= participants_) {
-      reject("participant index " + std::to_string(envelope.participant) + " (job has " +
-             std::to_string(participants_) + ")");
-      continue;
-    }
-    if (message.header.kind == kRendezvousHello) {
-      if (envelope.participants != participants_) {
-        reject("participant " + std::to_string(envelope.participant) + " believes the job has " +
-               std::to_string(envelope.participants) + " participants, not " + std::to_string(participants_));
-        continue;
-      }
-      const std::string identity = frames[0].to_string();
+    const RendezvousEnvelope& envelope = request.envelope;
+    if (request.kind == kRendezvousHello) {
       // Once the outcome is settled, a late or repeated hello gets that same outcome at
       // once instead of silence (which would look like a dead server).
       if (!startupError.empty()) {
-        sendTo(router, identity, makeHeader(kRendezvousError, jobHash_, {}, startupError.size()), startupError);
+        sendTo(router, identity, makeRendezvousHeader(kRendezvousError, jobHash_, {}, startupError.size()),
+               startupError);
         continue;
       }
       if (tableSent) {
-        sendTo(router, identity, makeHeader(kRendezvousTable, jobHash_, {}, table.size()), table);
+        sendTo(router, identity, makeRendezvousHeader(kRendezvousTable, jobHash_, {}, table.size()), table);
         continue;
       }
       const bool firstHello = !hellos.count(envelope.participant);
-      hellos[envelope.participant] = {identity, message.payload.to_string()};
+      hellos[envelope.participant] = {identity, std::move(request.blob)};
       if (firstHello && onJoin_) onJoin_(envelope.participant);
       if (static_cast<int>(hellos.size()) == participants_) {
         std::vector<std::string> blobs;
         for (auto& [index, hello] : hellos) blobs.push_back(hello.second);
-        table = encodeTable(blobs);
+        table = encodeRendezvousTable(blobs);
         for (auto& [index, hello] : hellos) {
-          sendTo(router, hello.first, makeHeader(kRendezvousTable, jobHash_, {}, table.size()), table);
+          sendTo(router, hello.first, makeRendezvousHeader(kRendezvousTable, jobHash_, {}, table.size()), table);
         }
         tableSent = true;
         logger->debug("rendezvous: table of {} sent", participants_);
       }
-    } else if (message.header.kind == kRendezvousEvent) {
+    } else {  // kRendezvousEvent: decodeRendezvousRequest admits no other kind
       if (onEvent_) onEvent_(envelope.participant, static_cast<RendezvousEvent>(envelope.event), envelope.code);
       // Acknowledge, so a participant about to _exit (MPI_Abort) knows its event arrived.
-      sendTo(router, frames[0].to_string(), makeHeader(kRendezvousEventAck, jobHash_, envelope, 0), std::string());
-    } else {
-      reject("unknown message kind " + std::to_string(message.header.kind));
+      sendTo(router, identity, makeRendezvousHeader(kRendezvousEventAck, jobHash_, envelope, 0), std::string());
     }
   }
 }
 
-RendezvousClient::RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant, int participants)
-    : server_(serverEndpoint), jobHash_(jobHash), participant_(participant), participants_(participants),
-      socket_(zmq::socket_type::dealer) {
+RendezvousClient::RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant,
+                                   int participants)
+    : server_(serverEndpoint),
+      jobHash_(jobHash),
+      participant_(participant),
+      participants_(participants),
+      socket_(zmq::socket_type::dealer, clientOptions(participants)) {
   socket_.connect(server_);
 }
 
 std::vector<std::string> RendezvousClient::exchange(const std::string& blob, std::chrono::milliseconds timeout) {
+  if (blob.size() > kMaxRendezvousBlobBytes) {
+    throw TransportError("rendezvous blob of " + std::to_string(blob.size()) + " bytes exceeds the limit");
+  }
   RendezvousEnvelope envelope{participant_, participants_, 0, 0};
-  WireHeader header = makeHeader(kRendezvousHello, jobHash_, envelope, blob.size());
+  WireHeader header = makeRendezvousHeader(kRendezvousHello, jobHash_, envelope, blob.size());
   checked("send rendezvous hello to", server_, [&] {
     socket_.raw().send(zmq::buffer(&header, sizeof header), zmq::send_flags::sndmore);
     socket_.raw().send(zmq::buffer(blob), zmq::send_flags::none);
@@ -238,30 +188,23 @@ std::vector<std::string> RendezvousClient::exchange(const std::string& blob, std
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}};
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     checked("wait for rendezvous table from", server_,
             [&] { return zmq::poll(items, 1, std::max(left, std::chrono::milliseconds(0))); });
     if (items[0].revents & ZMQ_POLLIN) break;
     if (std::chrono::steady_clock::now() >= deadline) {
-      throw TimeoutError("no rendezvous table from " + server_ + " within " + std::to_string(timeout.count()) +
-                         " ms");
+      throw TimeoutError("no rendezvous table from " + server_ + " within " + std::to_string(timeout.count()) + " ms");
     }
   }
   std::vector<zmq::message_t> frames;
   (void)zmq::recv_multipart(socket_.raw(), std::back_inserter(frames));
-  if (frames.size() != 2) throw MalformedMessage("rendezvous reply with " + std::to_string(frames.size()) + " frames");
-  std::optional<zmq::message_t> payload(std::move(frames[1]));
-  WireMessage reply = decodeFrames(std::move(frames[0]), std::move(payload), false, jobHash_);
-  if (reply.header.kind == kRendezvousError) {
-    throw TransportError("rendezvous at " + server_ + ": " + reply.payload.to_string());
-  }
-  if (reply.header.kind != kRendezvousTable) throw MalformedMessage("unexpected rendezvous reply kind");
-  return decodeTable(reply.payload, participants_);
+  return decodeRendezvousReply(std::move(frames), jobHash_, participants_, server_);
 }
 
 void RendezvousClient::notify(RendezvousEvent event, int code) {
   RendezvousEnvelope envelope{participant_, participants_, static_cast<int32_t>(event), code};
-  WireHeader header = makeHeader(kRendezvousEvent, jobHash_, envelope, 0);
+  WireHeader header = makeRendezvousHeader(kRendezvousEvent, jobHash_, envelope, 0);
   checked("send rendezvous event to", server_,
           [&] { socket_.raw().send(zmq::buffer(&header, sizeof header), zmq::send_flags::none); });
 }
@@ -272,7 +215,8 @@ bool RendezvousClient::notifyAndConfirm(RendezvousEvent event, int code, std::ch
   // of earlier events, are skipped).
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}};
     if (zmq::poll(items, 1, left) <= 0) return false;
@@ -281,7 +225,8 @@ bool RendezvousClient::notifyAndConfirm(RendezvousEvent event, int code, std::ch
     if (frames.empty() || frames[0].size() != sizeof(WireHeader)) continue;
     WireHeader reply;
     std::memcpy(&reply, frames[0].data(), sizeof reply);
-    if (reply.kind == kRendezvousEventAck && envelopeOf(reply).event == static_cast<int32_t>(event)) return true;
+    if (reply.kind == kRendezvousEventAck && rendezvousEnvelopeOf(reply).event == static_cast<int32_t>(event))
+      return true;
   }
 }
 

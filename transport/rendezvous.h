@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "transport/rendezvous_codec.h"
 #include "transport/socket.h"
 #include "transport/wire.h"
 
@@ -82,12 +83,5 @@ class RendezvousClient {
   int participants_;
   Socket socket_;
 };
-
-// Kinds used on the rendezvous connection (WireHeader::kind).
-inline constexpr uint16_t kRendezvousHello = 0x100;
-inline constexpr uint16_t kRendezvousTable = 0x101;
-inline constexpr uint16_t kRendezvousError = 0x102;
-inline constexpr uint16_t kRendezvousEvent = 0x103;
-inline constexpr uint16_t kRendezvousEventAck = 0x104;
 
 }  // namespace zmpi::transport
