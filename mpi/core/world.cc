@@ -9,6 +9,7 @@
 #include "mpi/comm/communicator.h"
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
+#include "mpi/core/peer_table.h"
 #include "mpi/core/slurm_environment.h"
 #include "mpi/core/zmq_fabric.h"
 #include "peer_info.pb.h"  // generated from core/peer_info.proto
@@ -144,17 +145,14 @@ void World::exchangeAddresses(const WorldConfig& config) {
     fail(MPI_ERR_OTHER, std::string("MPI_Init: rank ") + std::to_string(rank_) + " on " + host +
                             " could not form the world of " + std::to_string(size_) + " ranks: " + error.what());
   }
-  std::vector<PeerAddress> peers(static_cast<size_t>(size_));
-  hosts_.resize(static_cast<size_t>(size_));
-  for (int r = 0; r < size_; ++r) {
-    proto::PeerInfo peer;
-    if (!peer.ParseFromString(table[static_cast<size_t>(r)]) || peer.rank() != r) {
-      fail(MPI_ERR_OTHER, "MPI_Init: malformed address entry for rank " + std::to_string(r));
-    }
-    peers[static_cast<size_t>(r)] = {peer.host(), peer.tcp_endpoint(), peer.ipc_endpoint(), peer.shm_name(),
-                                     peer.pid()};
-    hosts_[static_cast<size_t>(r)] = peer.host();
+  std::vector<PeerAddress> peers;
+  try {
+    peers = decodePeerTable(table, size_);
+  } catch (const PeerTableError& error) {
+    fail(MPI_ERR_OTHER, std::string("MPI_Init: ") + error.what());
   }
+  hosts_.resize(static_cast<size_t>(size_));
+  for (int r = 0; r < size_; ++r) hosts_[static_cast<size_t>(r)] = peers[static_cast<size_t>(r)].host;
   fabric->setPeers(std::move(peers));
   fabric_ = std::move(fabric);
 }

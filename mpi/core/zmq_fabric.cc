@@ -22,6 +22,10 @@ transport::SocketOptions dataSocketOptions() {
   // messages are flow-controlled by the rendezvous protocol instead).
   options.sendHighWater = 0;
   options.receiveHighWater = 0;
+  // zmq refuses a frame larger than this before allocating it (a peer declaring a
+  // terabyte is disconnected); no MPI message can be larger than the wire format allows.
+  options.maxMessageSize = static_cast<int64_t>(
+      environmentNumber("ZMPI_MAX_MESSAGE_BYTES", static_cast<long long>(transport::kMaxPayloadBytes)));
   return options;
 }
 
@@ -64,6 +68,8 @@ PeerAddress ZmqFabric::bind(const std::string& host, const std::string& bindAddr
       log::get("mpi")->warn("no shared-memory mailbox ({}); same-host peers will use ipc", error.what());
     }
   }
+  log::get("mpi")->debug("rank {} listens on {} {} {}", rank_, address.tcpEndpoint, address.ipcEndpoint,
+                         address.shmName);
   return address;
 }
 
@@ -101,10 +107,14 @@ ZmqFabric::Path ZmqFabric::choosePath(int worldRank) const {
 
 std::string ZmqFabric::pathTo(int worldRank) const {
   switch (paths_.at(static_cast<size_t>(worldRank))) {
-    case Path::Self: return "self";
-    case Path::Shm: return "shm";
-    case Path::Ipc: return "ipc";
-    case Path::Tcp: return "tcp";
+    case Path::Self:
+      return "self";
+    case Path::Shm:
+      return "shm";
+    case Path::Ipc:
+      return "ipc";
+    case Path::Tcp:
+      return "tcp";
   }
   return "?";
 }
@@ -114,10 +124,9 @@ transport::PeerSender& ZmqFabric::senderFor(int worldRank) {
   auto& sender = senders_.at(static_cast<size_t>(worldRank));
   if (!sender) {
     const PeerAddress& peer = peers_[static_cast<size_t>(worldRank)];
-    const bool local = paths_[static_cast<size_t>(worldRank)] != Path::Tcp && !peer.ipcEndpoint.empty() &&
-                       !ipcPath_.empty();
-    sender = std::make_unique<transport::PeerSender>(local ? peer.ipcEndpoint : peer.tcpEndpoint,
-                                                     dataSocketOptions());
+    const bool local =
+        paths_[static_cast<size_t>(worldRank)] != Path::Tcp && !peer.ipcEndpoint.empty() && !ipcPath_.empty();
+    sender = std::make_unique<transport::PeerSender>(local ? peer.ipcEndpoint : peer.tcpEndpoint, dataSocketOptions());
   }
   return *sender;
 }
@@ -172,6 +181,7 @@ std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::millisecon
     }
   }
   auto message = inbox_.receive(timeout);
+  if (message && !plausible(*message)) return std::nullopt;
   if (message && message->header.kind == static_cast<uint16_t>(MessageKind::Doorbell)) {
     if (shmInbox_) shmInbox_->clearDoorbell();
     return std::nullopt;  // it only woke us; the data is in the rings
@@ -181,7 +191,18 @@ std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::millisecon
 
 std::size_t ZmqFabric::pollFast(const std::function<void(transport::WireMessage&&)>& deliver) {
   if (!shmInbox_) return 0;
-  return shmInbox_->drain([&](int, transport::WireMessage&& message) { deliver(std::move(message)); });
+  return shmInbox_->drain([&](int, transport::WireMessage&& message) {
+    if (plausible(message)) deliver(std::move(message));
+  });
+}
+
+bool ZmqFabric::plausible(const transport::WireMessage& message) {
+  const std::string why = implausibleMessage(message.header, size_);
+  if (why.empty()) return true;
+  const uint64_t n = implausible_.fetch_add(1) + 1;
+  log::get("mpi")->log(log::rejectLevel(n), "rejected a message of kind {} ({} so far): {}", message.header.kind, n,
+                       why);
+  return false;
 }
 
 void ZmqFabric::enterPolling() {

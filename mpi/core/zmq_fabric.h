@@ -5,6 +5,7 @@
 // if both ranks are on the same host and have mailboxes, then ipc, then tcp.
 // ZMPI_TRANSPORT=tcp|ipc|shm caps the choice (tcp: everything over tcp, for testing and
 // benchmarking). Messages to self go through an in-memory loopback queue.
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -12,19 +13,12 @@
 #include <vector>
 
 #include "mpi/core/fabric.h"
+#include "mpi/core/peer_table.h"
 #include "transport/inbox.h"
 #include "transport/peer_sender.h"
 #include "transport/shm_mailbox.h"
 
 namespace zmpi::mpi {
-
-struct PeerAddress {
-  std::string host;
-  std::string tcpEndpoint;
-  std::string ipcEndpoint;  // empty when the peer has none
-  std::string shmName;      // empty when the peer has no shared-memory mailbox
-  int pid = 0;
-};
 
 class ZmqFabric : public Fabric {
  public:
@@ -52,11 +46,14 @@ class ZmqFabric : public Fabric {
   bool hasFastData() override;
   bool flushQueued() override;
 
-  uint64_t rejectedCount() const { return inbox_.rejectedCount(); }
+  // Messages dropped: malformed or for another job (the inbox), or naming a sender that
+  // is not a rank of this world.
+  uint64_t rejectedCount() const { return inbox_.rejectedCount() + implausible_.load(); }
 
  private:
   enum class Path { Self, Shm, Ipc, Tcp };
   Path choosePath(int worldRank) const;
+  bool plausible(const transport::WireMessage& message);
   transport::PeerSender& senderFor(int worldRank);
   transport::ShmOutbox& outboxFor(int worldRank);
   void ringDoorbell(int worldRank);
@@ -76,6 +73,7 @@ class ZmqFabric : public Fabric {
   std::vector<std::unique_ptr<transport::ShmOutbox>> outboxes_;
   std::mutex loopbackMutex_;
   std::deque<transport::WireMessage> loopback_;
+  std::atomic<uint64_t> implausible_{0};
 };
 
 }  // namespace zmpi::mpi

@@ -1,0 +1,35 @@
+#pragma once
+// What a rank accepts from the network about its peers: the rendezvous table (one
+// PeerInfo per rank) and, for every data message, a plausible sender. Both are checked
+// before anything uses them, so a malformed or hostile table or message fails MPI_Init
+// or is dropped, never indexes out of range. The fuzz target tests/mpi/fuzz drives these.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "mpi/core/envelope.h"
+
+namespace zmpi::mpi {
+
+struct PeerAddress {
+  std::string host;
+  std::string tcpEndpoint;
+  std::string ipcEndpoint;  // empty when the peer has none
+  std::string shmName;      // empty when the peer has no shared-memory mailbox
+  int pid = 0;
+};
+
+class PeerTableError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One serialized PeerInfo per rank, in rank order; throws PeerTableError naming the entry.
+std::vector<PeerAddress> decodePeerTable(const std::vector<std::string>& blobs, int worldSize);
+
+// Why a message from the network must be dropped, or empty if it may go to the engine:
+// every reply (Cts, SyncAck, one-sided replies) goes to envelope.senderWorld, so it
+// must name a rank of this world.
+std::string implausibleMessage(const transport::WireHeader& header, int worldSize);
+
+}  // namespace zmpi::mpi
