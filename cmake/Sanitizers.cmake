@@ -15,3 +15,10 @@ elseif(ZMPI_SANITIZE STREQUAL "thread")
 elseif(NOT ZMPI_SANITIZE STREQUAL "")
   message(FATAL_ERROR "ZMPI_SANITIZE must be '', 'address' or 'thread', not '${ZMPI_SANITIZE}'")
 endif()
+
+# -DZMPI_FUZZ=ON (clang): every library is compiled with libFuzzer's coverage
+# instrumentation, so the fuzz targets (tests/*/fuzz) are guided by the code they call,
+# not only by their own file; the targets themselves link -fsanitize=fuzzer.
+if(ZMPI_FUZZ)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
