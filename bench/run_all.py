@@ -9,10 +9,11 @@ Measures, for every MPI installed (zmpi, zmpi-tcp = ZMPI_TRANSPORT=tcp, ompi-sm,
 mpich; zmq = a raw zmq ping-pong, the floor of zmpi's tcp path):
   pingpong     latency and bandwidth 0 B-4 MiB, 2 ranks             (bench/src/pingpong.c)
   collectives  allreduce, bcast, alltoall, allgather 8 B-16 MiB and barrier, 2 and 4 ranks
-               (4 ranks oversubscribe the cores: --oversubscribe where the launcher wants it)
+               (4 ranks oversubscribe the cores: --oversubscribe where the launcher wants it);
+               one job per operation and MPI, operation-major (load drift hits all alike)
   startup      wall time of the whole command `launcher -np 4 hello`, median of runs
   memory       each rank's peak resident set (VmHWM): footprint.c (init, one message to every
-               peer), and at the end of pingpong and collectives
+               peer), and at the end of every pingpong and collectives job
 Prints the table of ratios zmpi/peer (medians over sizes, min-max in brackets) and the key
 figures; writes results.json, results.csv, results.txt (every size), results.md (the tables
 for README) and PNG curves into --out. Full run about 10-15 minutes on 2 cores, --quick about 2, --smoke (zmpi only, the
@@ -119,7 +120,7 @@ def main():
             s.pingpong()
         if "collectives" in parts:
             for ranks in mode["collective_ranks"]:
-                s.collectives(ranks)
+                s.collectives(ranks, report.OPS)
         if "startup" in parts:
             s.startup(mode["startup_ranks"])
         if "memory" in parts:

@@ -89,22 +89,25 @@ class Suite:
                          size)
             self._memory(mpi, "pingpong", 2, out)
 
-    def collectives(self, ranks):
-        for mpi in self.mpis:
-            if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
-                continue
-            self.log(f"collectives -np {ranks}: {mpi.name}")
-            out = self._job(mpi, "collectives", ranks, self.mode["collectives"],
-                            self.mode["timeout"])
-            if out is None:
-                continue
-            for line in out.splitlines():
-                parts = line.split()
-                if line.startswith("#") or len(parts) != 4:
+    def collectives(self, ranks, ops):
+        """One job per operation and MPI, operation-major, so the MPIs measure an operation
+        minutes apart at most and a change of load from elsewhere hits them alike."""
+        for op in ops:
+            for mpi in self.mpis:
+                if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
                     continue
-                self.add(mpi.name, "collectives", ranks, parts[0], "time_us", float(parts[2]),
-                         int(parts[1]))
-            self._memory(mpi, "collectives", ranks, out)
+                self.log(f"collectives {op} -np {ranks}: {mpi.name}")
+                out = self._job(mpi, "collectives", ranks,
+                                self.mode["collectives"] + ["--ops", op], self.mode["timeout"])
+                if out is None:
+                    continue
+                for line in out.splitlines():
+                    parts = line.split()
+                    if line.startswith("#") or len(parts) != 4:
+                        continue
+                    self.add(mpi.name, "collectives", ranks, parts[0], "time_us",
+                             float(parts[2]), int(parts[1]))
+                self._memory(mpi, "collectives", ranks, out)
 
     def footprint(self, ranks):
         for mpi in self.mpis:
