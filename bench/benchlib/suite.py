@@ -51,7 +51,8 @@ class Suite:
         if binary is None:
             return None
         cmd = mpi.command(ranks, binary, args, timeout)
-        self.loads.append((f"{mpi.name} {program} -np {ranks}", round(os.getloadavg()[0], 2)))
+        what = f"{program} {args[args.index('--ops') + 1]}" if "--ops" in args else program
+        self.loads.append((f"{mpi.name} {what} -np {ranks}", round(os.getloadavg()[0], 2)))
         result = mpimod.run_job(cmd, mpimod.environment(mpi, timeout), timeout + 15,
                                 self.bin_dir, self.binaries.values())
         if result.timed_out or result.returncode != 0:
