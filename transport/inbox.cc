@@ -12,10 +12,12 @@ Inbox::Inbox(uint64_t jobHash, const SocketOptions& options)
     : jobHash_(jobHash), socket_(zmq::socket_type::pull, options) {
   wakeFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wakeFd_ < 0) throw TransportError("eventfd for inbox wakeups failed");
+  monitor_ = std::make_unique<HandshakeMonitor>(socket_);
 }
 
 Inbox::~Inbox() {
   socket_.close();
+  monitor_.reset();
   if (wakeFd_ >= 0) ::close(wakeFd_);
 }
 
@@ -78,13 +80,18 @@ std::optional<WireMessage> Inbox::receive(std::chrono::milliseconds timeout) {
       wait = std::max(std::chrono::milliseconds(0),
                       std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
     }
-    zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, wakeFd_, ZMQ_POLLIN, 0}};
-    checked("poll on", socket_.peer(), [&] { return zmq::poll(items, 2, wait); });
+    zmq::pollitem_t items[] = {
+        {socket_.raw().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, wakeFd_, ZMQ_POLLIN, 0}, monitor_->pollItem()};
+    checked("poll on", socket_.peer(), [&] { return zmq::poll(items, 3, wait); });
+    if (items[2].revents & ZMQ_POLLIN) monitor_->drain();
     if (items[1].revents & ZMQ_POLLIN) {
       drainWakeups();
       return tryReceiveOne();
     }
-    if (!(items[0].revents & ZMQ_POLLIN)) return std::nullopt;  // timed out
+    if (!(items[0].revents & ZMQ_POLLIN)) {
+      if (items[2].revents & ZMQ_POLLIN && (timeout.count() < 0 || Clock::now() < deadline)) continue;
+      return std::nullopt;  // timed out
+    }
     // Readable but possibly only malformed messages, which tryReceiveOne drops: keep
     // waiting for the rest of the timeout instead of returning a spurious nullopt.
     if (timeout.count() >= 0 && Clock::now() >= deadline) return tryReceiveOne();

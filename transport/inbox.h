@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "transport/handshake_monitor.h"
 #include "transport/socket.h"
 #include "transport/wire.h"
 
@@ -32,6 +33,8 @@ class Inbox {
 
   void wake();
   uint64_t rejectedCount() const { return rejected_.load(); }
+  // Connections refused in zmq's handshake (no CURVE keys of this job, or not ZMTP at all).
+  uint64_t refusedConnections() const { return monitor_ ? monitor_->refusedCount() : 0; }
 
  private:
   std::optional<WireMessage> tryReceiveOne();
@@ -39,6 +42,7 @@ class Inbox {
 
   uint64_t jobHash_;
   Socket socket_;
+  std::unique_ptr<HandshakeMonitor> monitor_;
   int wakeFd_ = -1;
   std::vector<std::string> endpoints_;
   std::atomic<uint64_t> rejected_{0};

@@ -12,9 +12,10 @@
 namespace zmpi::transport {
 namespace {
 
-SocketOptions clientOptions(int participants) {
+SocketOptions clientOptions(int participants, std::shared_ptr<const CurveKeys> curve) {
   SocketOptions options;
   options.maxMessageSize = rendezvousClientMaxFrame(participants);
+  options.curve = std::move(curve);
   return options;
 }
 
@@ -33,14 +34,17 @@ std::string uniqueInprocName() {
 }  // namespace
 
 RendezvousServer::RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
-                                   std::chrono::milliseconds startupTimeout, EventHandler onEvent, JoinHandler onJoin)
+                                   std::chrono::milliseconds startupTimeout, EventHandler onEvent, JoinHandler onJoin,
+                                   std::shared_ptr<const CurveKeys> curve)
     : jobHash_(jobHash),
       participants_(participants),
       startupTimeout_(startupTimeout),
       onEvent_(std::move(onEvent)),
       onJoin_(std::move(onJoin)) {
   SocketOptions options;
-  options.maxMessageSize = rendezvousServerMaxFrame();  // hellos are small; zmq refuses more before allocating
+  options.maxMessageSize = rendezvousServerMaxFrame();
+  options.curve = std::move(curve);
+  options.curveServer = true;  // hellos are small; zmq refuses more before allocating
   Socket router(zmq::socket_type::router, options);
   endpoint_ = router.bind(endpoint);
   Socket control(zmq::socket_type::pair);
@@ -164,12 +168,12 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
 }
 
 RendezvousClient::RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant,
-                                   int participants)
+                                   int participants, std::shared_ptr<const CurveKeys> curve)
     : server_(serverEndpoint),
       jobHash_(jobHash),
       participant_(participant),
       participants_(participants),
-      socket_(zmq::socket_type::dealer, clientOptions(participants)) {
+      socket_(zmq::socket_type::dealer, clientOptions(participants, std::move(curve))) {
   socket_.connect(server_);
 }
 

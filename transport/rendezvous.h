@@ -33,7 +33,8 @@ class RendezvousServer {
   // background thread until stop(). If not all participants have said hello within
   // `startupTimeout`, those that did get an error reply naming the missing indices.
   RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
-                   std::chrono::milliseconds startupTimeout, EventHandler onEvent = {}, JoinHandler onJoin = {});
+                   std::chrono::milliseconds startupTimeout, EventHandler onEvent = {}, JoinHandler onJoin = {},
+                   std::shared_ptr<const CurveKeys> curve = {});
   ~RendezvousServer();
   RendezvousServer(const RendezvousServer&) = delete;
   RendezvousServer& operator=(const RendezvousServer&) = delete;
@@ -63,7 +64,10 @@ class RendezvousServer {
 
 class RendezvousClient {
  public:
-  RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant, int participants);
+  // With `curve` (server and client alike), only holders of the job's keys get through;
+  // the server's process must run a ZapAuthenticator (curve.h).
+  RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant, int participants,
+                   std::shared_ptr<const CurveKeys> curve = {});
 
   // Sends this participant's blob and waits up to `timeout` for the full table. Throws
   // TimeoutError if the server is not reachable in time, TransportError with the

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "transport/context.h"
+#include "transport/curve.h"
 #include "transport/errors.h"
 #include "transport/log.h"
 
@@ -21,18 +22,23 @@ Socket::Socket(zmq::socket_type type, const SocketOptions& options)
     : socket_(ContextOwner::context(), type), counted_(true) {
   noteSocketOpened();
   socket_.set(zmq::sockopt::linger, static_cast<int>(options.linger.count()));
-  if (options.sendTimeout.count() >= 0) socket_.set(zmq::sockopt::sndtimeo, static_cast<int>(options.sendTimeout.count()));
-  if (options.receiveTimeout.count() >= 0) socket_.set(zmq::sockopt::rcvtimeo, static_cast<int>(options.receiveTimeout.count()));
+  if (options.sendTimeout.count() >= 0)
+    socket_.set(zmq::sockopt::sndtimeo, static_cast<int>(options.sendTimeout.count()));
+  if (options.receiveTimeout.count() >= 0)
+    socket_.set(zmq::sockopt::rcvtimeo, static_cast<int>(options.receiveTimeout.count()));
   if (options.sendHighWater > 0) socket_.set(zmq::sockopt::sndhwm, options.sendHighWater);
   if (options.receiveHighWater > 0) socket_.set(zmq::sockopt::rcvhwm, options.receiveHighWater);
   if (options.maxMessageSize > 0) socket_.set(zmq::sockopt::maxmsgsize, options.maxMessageSize);
+  if (options.curve) applyCurve(socket_, *options.curve, options.curveServer);
   bindRetries_ = options.bindRetries;
 }
 
 Socket::~Socket() { close(); }
 
 Socket::Socket(Socket&& other) noexcept
-    : socket_(std::move(other.socket_)), peer_(std::move(other.peer_)), counted_(other.counted_),
+    : socket_(std::move(other.socket_)),
+      peer_(std::move(other.peer_)),
+      counted_(other.counted_),
       bindRetries_(other.bindRetries_) {
   other.counted_ = false;
 }

@@ -3,11 +3,13 @@
 // linger, optional timeouts, and bind/connect with a bounded number of retries. It is
 // movable, not copyable, and counts itself so the context owner can detect leaks.
 #include <chrono>
+#include <memory>
 #include <string>
-
 #include <zmq.hpp>
 
 namespace zmpi::transport {
+
+struct CurveKeys;  // transport/curve.h
 
 struct SocketOptions {
   std::chrono::milliseconds linger{defaultLinger()};
@@ -17,6 +19,10 @@ struct SocketOptions {
   int receiveHighWater = 0;
   int bindRetries = 20;
   int64_t maxMessageSize = -1;  // -1: unlimited; enforced by zmq before allocation
+  // The job's CURVE keys (curve.h): a server socket accepts only clients holding them, a
+  // client proves them. Null: plain zmq (no authentication).
+  std::shared_ptr<const CurveKeys> curve;
+  bool curveServer = false;
 
   // ZMPI_LINGER_MS, default 1000 ms: long enough to flush a final message, short enough
   // that a dead peer never holds a closing process for long.
