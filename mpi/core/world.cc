@@ -9,10 +9,12 @@
 #include "mpi/comm/communicator.h"
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
+#include "mpi/core/job_secret.h"
 #include "mpi/core/peer_table.h"
 #include "mpi/core/slurm_environment.h"
 #include "mpi/core/zmq_fabric.h"
 #include "peer_info.pb.h"  // generated from core/peer_info.proto
+#include "transport/curve.h"
 #include "transport/errors.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
@@ -39,6 +41,7 @@ std::string freshJobId() {
 WorldConfig WorldConfig::fromEnvironment() {
   WorldConfig config;
   config.startupTimeout = std::chrono::milliseconds(environmentNumber("ZMPI_STARTUP_TIMEOUT_MS", 30000));
+  config.curve = takeJobKeys();
   if (environmentString("ZMPI_RANK").empty()) {
     if (auto slurm = slurmBootstrapFromEnvironment()) {
       config.rank = slurm->rank;
@@ -109,7 +112,18 @@ World::World(const WorldConfig& config)
 
 void World::exchangeAddresses(const WorldConfig& config) {
   const std::string host = config.host.empty() ? localHostName() : config.host;
-  auto fabric = std::make_unique<ZmqFabric>(jobHash_, rank_, size_);
+  // A singleton has no peers: nothing to authenticate.
+  auto curve = size_ > 1 ? config.curve : nullptr;
+  if (curve) {
+    zap_ = std::make_unique<transport::ZapAuthenticator>(curve);
+  } else if (size_ > 1 && rank_ == 0) {
+    log::get("mpi")->warn(
+        "no job secret (ZMPI_JOB_SECRET or ZMPI_JOB_SECRET_FILE): the links between the ranks of job {} are not "
+        "authenticated, so any process that can reach their ports can inject messages; zmpirun sets a secret, "
+        "when starting ranks by hand give every rank the same ZMPI_JOB_SECRET_FILE (mode 0600)",
+        jobId_);
+  }
+  auto fabric = std::make_unique<ZmqFabric>(jobHash_, rank_, size_, curve);
   PeerAddress me = fabric->bind(host, config.bindAddress, jobId_);
   if (size_ == 1) {
     hosts_ = {host};
@@ -120,11 +134,11 @@ void World::exchangeAddresses(const WorldConfig& config) {
   std::string rendezvous = config.rendezvous;
   try {
     if (config.hostRendezvous) {
-      rendezvousServer_ =
-          std::make_unique<transport::RendezvousServer>(config.rendezvous, jobHash_, size_, config.startupTimeout);
+      rendezvousServer_ = std::make_unique<transport::RendezvousServer>(config.rendezvous, jobHash_, size_,
+                                                                        config.startupTimeout, nullptr, nullptr, curve);
       rendezvous = rendezvousServer_->endpoint();
     }
-    rendezvousClient_ = std::make_unique<transport::RendezvousClient>(rendezvous, jobHash_, rank_, size_);
+    rendezvousClient_ = std::make_unique<transport::RendezvousClient>(rendezvous, jobHash_, rank_, size_, curve);
   } catch (const transport::TransportError& error) {
     fail(MPI_ERR_OTHER, std::string("MPI_Init: rank ") + std::to_string(rank_) + " on " + host +
                             " cannot reach the rendezvous at " + config.rendezvous + ": " + error.what());
@@ -237,6 +251,7 @@ void World::shutdown() {
   rendezvousServer_.reset();
   engine_.reset();
   fabric_.reset();
+  zap_.reset();  // after every CURVE server socket
 }
 
 }  // namespace zmpi::mpi

@@ -19,6 +19,8 @@
 namespace zmpi::transport {
 class RendezvousServer;
 class RendezvousClient;
+class ZapAuthenticator;
+struct CurveKeys;
 }  // namespace zmpi::transport
 
 namespace zmpi::mpi {
@@ -35,6 +37,9 @@ struct WorldConfig {
   std::string bindAddress = "127.0.0.1";
   std::chrono::milliseconds startupTimeout{30000};
   std::shared_ptr<MockNetwork> mock;  // set: mock mode
+  // The job's CURVE keys (ZMPI_JOB_SECRET, see job_secret.h); null: links between ranks
+  // are not authenticated (started by hand without a secret; warned about once).
+  std::shared_ptr<const transport::CurveKeys> curve;
 
   // ZMPI_RANK, ZMPI_SIZE, ZMPI_JOB_ID, ZMPI_RENDEZVOUS, ZMPI_HOST, ZMPI_BIND_ADDRESS,
   // ZMPI_STARTUP_TIMEOUT_MS; ZMPI_LAUNCHED unset with size > 1 means "started by hand":
@@ -90,6 +95,7 @@ class World {
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<transport::RendezvousServer> rendezvousServer_;
   std::unique_ptr<transport::RendezvousClient> rendezvousClient_;
+  std::unique_ptr<transport::ZapAuthenticator> zap_;
   std::unique_ptr<Communicator> commWorld_;
   std::unique_ptr<Communicator> commSelf_;
   std::atomic<int> contextIdFloor_{2};

@@ -16,8 +16,10 @@
 namespace zmpi::mpi {
 namespace {
 
-transport::SocketOptions dataSocketOptions() {
+transport::SocketOptions dataSocketOptions(const std::shared_ptr<const transport::CurveKeys>& curve, bool server) {
   transport::SocketOptions options;
+  options.curve = curve;
+  options.curveServer = server;
   // Ordered streams must never drop: no high-water mark on the data path (large
   // messages are flow-controlled by the rendezvous protocol instead).
   options.sendHighWater = 0;
@@ -35,8 +37,12 @@ std::string mailboxName(uint64_t jobHash, int rank) { return transport::jobShmPr
 
 }  // namespace
 
-ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size)
-    : jobHash_(jobHash), rank_(rank), size_(size), inbox_(jobHash, dataSocketOptions()) {
+ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const transport::CurveKeys> curve)
+    : jobHash_(jobHash),
+      curve_(std::move(curve)),
+      rank_(rank),
+      size_(size),
+      inbox_(jobHash, dataSocketOptions(curve_, true)) {
   maxPath_ = environmentString("ZMPI_TRANSPORT", "shm");
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
@@ -126,7 +132,8 @@ transport::PeerSender& ZmqFabric::senderFor(int worldRank) {
     const PeerAddress& peer = peers_[static_cast<size_t>(worldRank)];
     const bool local =
         paths_[static_cast<size_t>(worldRank)] != Path::Tcp && !peer.ipcEndpoint.empty() && !ipcPath_.empty();
-    sender = std::make_unique<transport::PeerSender>(local ? peer.ipcEndpoint : peer.tcpEndpoint, dataSocketOptions());
+    sender = std::make_unique<transport::PeerSender>(local ? peer.ipcEndpoint : peer.tcpEndpoint,
+                                                     dataSocketOptions(curve_, false));
   }
   return *sender;
 }

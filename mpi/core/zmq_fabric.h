@@ -22,7 +22,9 @@ namespace zmpi::mpi {
 
 class ZmqFabric : public Fabric {
  public:
-  ZmqFabric(uint64_t jobHash, int rank, int size);
+  // With `curve`, the inboxes accept only the job's CURVE clients and every sender proves
+  // the keys (the process runs a transport::ZapAuthenticator); shared memory is unchanged.
+  ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const transport::CurveKeys> curve = nullptr);
   ~ZmqFabric() override;
 
   // Binds this rank's endpoints and creates its mailbox, all before anyone learns of them.
@@ -59,6 +61,7 @@ class ZmqFabric : public Fabric {
   void ringDoorbell(int worldRank);
 
   uint64_t jobHash_;
+  std::shared_ptr<const transport::CurveKeys> curve_;
   int rank_;
   int size_;
   std::string myHost_;

@@ -1,0 +1,77 @@
+#include "mpi/core/job_secret.h"
+
+#include <fcntl.h>
+#include <mpi.h>
+#include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "mpi/core/error.h"
+#include "transport/errors.h"
+
+namespace zmpi::mpi {
+namespace {
+
+constexpr size_t kMaxSecretBytes = 4096;
+
+// Overwrites the value in place (it lives in the initial environment block, which
+// /proc/PID/environ shows) before removing the variable.
+std::string takeVariable(const char* name) {
+  char* value = std::getenv(name);
+  if (value == nullptr) return {};
+  std::string copy(value);
+  sodium_memzero(value, std::strlen(value));
+  unsetenv(name);
+  return copy;
+}
+
+std::string readSecretFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) fail(MPI_ERR_OTHER, "ZMPI_JOB_SECRET_FILE " + path + ": " + std::strerror(errno));
+  struct stat info {};
+  std::string secret;
+  const bool usable = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && (info.st_mode & 077) == 0 &&
+                      info.st_uid == ::getuid() && static_cast<size_t>(info.st_size) <= kMaxSecretBytes;
+  if (usable) {
+    secret.resize(static_cast<size_t>(info.st_size));
+    const ssize_t got = ::read(fd, secret.data(), secret.size());
+    secret.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  }
+  ::close(fd);
+  if (!usable) {
+    fail(MPI_ERR_OTHER, "ZMPI_JOB_SECRET_FILE " + path +
+                            " must be a regular file of at most 4096 bytes, owned by this user and readable by "
+                            "nobody else (chmod 600)");
+  }
+  while (!secret.empty() && std::isspace(static_cast<unsigned char>(secret.back()))) secret.pop_back();
+  return secret;
+}
+
+}  // namespace
+
+std::shared_ptr<const transport::CurveKeys> takeJobKeys() {
+  std::string secret = takeVariable("ZMPI_JOB_SECRET");
+  const std::string file = takeVariable("ZMPI_JOB_SECRET_FILE");
+  if (secret.empty() && !file.empty()) secret = readSecretFile(file);
+  if (secret.empty()) return nullptr;
+  std::shared_ptr<const transport::CurveKeys> keys;
+  try {
+    if (!transport::curveAvailable()) {
+      fail(MPI_ERR_OTHER, "a job secret is set but this libzmq has no CURVE support (zmq_has(\"curve\") is false)");
+    }
+    keys = transport::deriveCurveKeys(secret);
+  } catch (const transport::TransportError& error) {
+    sodium_memzero(secret.data(), secret.size());
+    fail(MPI_ERR_OTHER, std::string("ZMPI_JOB_SECRET: ") + error.what());
+  }
+  sodium_memzero(secret.data(), secret.size());
+  return keys;
+}
+
+}  // namespace zmpi::mpi
