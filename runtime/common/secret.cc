@@ -101,6 +101,10 @@ std::optional<Secret> loadSecret(const std::string& file) {
   return secret;
 }
 
-bool isSecretVariable(std::string_view name) { return name == "ZMPI_SECRET"; }
+// The agents' secret, and any job secret zmpirun or an agent did not set itself (a rank's
+// job secret is set last, by whoever starts it, never inherited or forwarded).
+bool isSecretVariable(std::string_view name) {
+  return name == "ZMPI_SECRET" || name == "ZMPI_JOB_SECRET" || name == "ZMPI_JOB_SECRET_FILE";
+}
 
 }  // namespace zmpi::runtime

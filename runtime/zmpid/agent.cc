@@ -4,6 +4,7 @@
 #include <set>
 
 #include "runtime/common/addresses.h"
+#include "runtime/common/job_secret.h"
 #include "runtime/common/lib_dir.h"
 #include "runtime/common/orphans.h"
 #include "runtime/common/signals.h"
@@ -164,7 +165,12 @@ void Agent::launch(const std::string& routingId, const proto::AgentMessage& mess
                   -1);
   }
   try {
-    const std::vector<RankSpawn> plan = planLaunch(request, context_);
+    std::vector<RankSpawn> plan = planLaunch(request, context_);
+    if (!request.sealed_job_secret().empty()) {
+      // Only a launcher holding our secret could seal it (and the message is signed).
+      const std::string jobSecret = openJobSecret(*secret_, request.sealed_job_secret());
+      for (RankSpawn& spawn : plan) spawn.environment.push_back(std::string(kJobSecretVariable) + "=" + jobSecret);
+    }
     auto created = std::make_unique<Session>(session, routingId, request, sender(session, routingId));
     const std::vector<pid_t> pids = created->start(plan);
     proto::AgentMessage accepted;

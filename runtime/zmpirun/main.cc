@@ -7,6 +7,7 @@
 #include <exception>
 #include <memory>
 
+#include "runtime/common/job_secret.h"
 #include "runtime/common/secret.h"
 #include "runtime/common/signals.h"
 #include "runtime/common/spawn.h"
@@ -25,6 +26,7 @@
 #include "runtime/zmpirun/rank_environment.h"
 #include "runtime/zmpirun/remote_launcher.h"
 #include "transport/context.h"
+#include "transport/curve.h"
 #include "transport/job_files.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
@@ -69,11 +71,13 @@ std::vector<Host> usedHosts(const std::vector<Host>& hosts, const Placement& pla
 }
 
 std::unique_ptr<Launcher> makeLauncher(const JobNetwork& network, const std::optional<Secret>& secret,
-                                       const std::string& jobId, const MonitorSettings& settings) {
+                                       const std::string& jobId, const std::string& jobSecret,
+                                       const MonitorSettings& settings) {
   auto local = std::make_unique<LocalLauncher>(STDIN_FILENO);
   if (network.agents.empty()) return local;
   RemoteSettings remote;
   remote.jobId = jobId;
+  remote.jobSecret = jobSecret;
   remote.agentTimeout = millisecondsFromEnvironment("ZMPI_AGENT_TIMEOUT_MS", remote.agentTimeout);
   remote.heartbeatInterval = millisecondsFromEnvironment("ZMPI_HEARTBEAT_MS", remote.heartbeatInterval);
   remote.heartbeatTimeout = millisecondsFromEnvironment("ZMPI_HEARTBEAT_TIMEOUT_MS", remote.heartbeatTimeout);
@@ -132,13 +136,17 @@ int runJob(const LaunchOptions& options) {
     }
   }
 
+  // The job's secret: its ranks and this rendezvous accept only each other (CURVE).
+  const std::string jobSecret = newJobSecret();
+  const auto jobKeys = transport::deriveCurveKeys(jobSecret);
   transport::ContextOwner context;
+  transport::ZapAuthenticator zap(jobKeys);
   JobEventQueue events;
   const auto startupTimeout = millisecondsFromEnvironment("ZMPI_STARTUP_TIMEOUT_MS", std::chrono::seconds(30));
   const auto startupDeadline = std::chrono::steady_clock::now() + startupTimeout;  // the server's clock starts now
   transport::RendezvousServer server(network.rendezvousBind, transport::jobHashOf(jobId), size, startupTimeout,
-                                     events.eventHandler(), events.joinHandler());
-  JobEnvironment job{jobId, server.endpoint(), size, placement.universeSize, findZmpiLibDir()};
+                                     events.eventHandler(), events.joinHandler(), jobKeys);
+  JobEnvironment job{jobId, server.endpoint(), size, placement.universeSize, findZmpiLibDir(), jobSecret};
   if (job.libDir.empty() && ZMPI_EXPECTS_LIBMPI && anyLocal) {
     logger->warn(
         "zmpi's libmpi.so.40 was not found next to zmpirun; MPI programs will load whichever "
@@ -163,7 +171,7 @@ int runJob(const LaunchOptions& options) {
   settings.startupTimeout = startupTimeout;
   int status;
   {
-    std::unique_ptr<Launcher> launcher = makeLauncher(network, secret, jobId, settings);
+    std::unique_ptr<Launcher> launcher = makeLauncher(network, secret, jobId, jobSecret, settings);
     OutputForwarder output(STDOUT_FILENO, STDERR_FILENO, options.tagOutput);
     JobMonitor monitor(*launcher, events, output, rankHosts, settings);
     status = monitor.run(launches);

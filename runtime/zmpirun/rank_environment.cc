@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <random>
 
+#include "runtime/common/job_secret.h"
 #include "runtime/common/secret.h"
 #include "transport/log.h"
 
@@ -63,6 +64,7 @@ std::vector<std::string> rankEnvironment(std::map<std::string, std::string> base
   base["ZMPI_UNIVERSE_SIZE"] = std::to_string(job.universeSize);
   base["ZMPI_APPNUM"] = "0";
   base["ZMPI_LAUNCHED"] = "1";
+  if (!job.jobSecret.empty()) base[kJobSecretVariable] = job.jobSecret;
   if (!job.libDir.empty()) {
     auto& path = base["LD_LIBRARY_PATH"];
     path = path.empty() ? job.libDir : job.libDir + ":" + path;
@@ -86,6 +88,7 @@ std::vector<std::string> remoteRankEnvironment(const std::map<std::string, std::
   }
   JobEnvironment remoteJob = job;
   remoteJob.libDir.clear();
+  remoteJob.jobSecret.clear();  // travels sealed in the Launch instead
   return rankEnvironment(std::move(base), exports, remoteJob, rank);
 }
 

@@ -16,7 +16,8 @@ struct JobEnvironment {
   std::string rendezvous;  // the rendezvous server's endpoint, as bound
   int size = 0;
   int universeSize = 0;
-  std::string libDir;  // zmpi's lib dir; empty: LD_LIBRARY_PATH is left alone
+  std::string libDir;     // zmpi's lib dir; empty: LD_LIBRARY_PATH is left alone
+  std::string jobSecret;  // ZMPI_JOB_SECRET for local ranks; remote ones get it sealed
 };
 
 struct RankEnvironment {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "runtime/common/job_secret.h"
 #include "transport/log.h"
 
 namespace zmpi::runtime {
@@ -27,7 +28,7 @@ bool stdinHasData() {
 
 RemoteLauncher::RemoteLauncher(const Secret& secret, std::map<std::string, AgentTarget> agents,
                                const RemoteSettings& settings)
-    : codec_(&secret), settings_(settings), heartbeats_(codec_, settings.heartbeatInterval) {
+    : secret_(secret), codec_(&secret), settings_(settings), heartbeats_(codec_, settings.heartbeatInterval) {
   for (auto& [host, target] : agents) agents_[host].link = std::make_unique<AgentLink>(target, codec_);
 }
 
@@ -55,6 +56,7 @@ proto::Launch RemoteLauncher::launchFor(const Agent& agent, const std::vector<Ra
   launch.set_heartbeat_interval_ms(static_cast<uint32_t>(settings_.heartbeatInterval.count()));
   launch.set_heartbeat_timeout_ms(static_cast<uint32_t>(settings_.heartbeatTimeout.count()));
   launch.set_kill_grace_ms(static_cast<uint32_t>(settings_.killGrace.count()));
+  if (!settings_.jobSecret.empty()) launch.set_sealed_job_secret(sealJobSecret(secret_, settings_.jobSecret));
   for (const RankLaunch& rank : ranks) {
     if (rank.host != target.host) continue;
     proto::RankSpec* spec = launch.add_ranks();

@@ -27,6 +27,7 @@ namespace zmpi::runtime {
 
 struct RemoteSettings {
   std::string jobId;
+  std::string jobSecret;                              // sealed into every Launch for the agent to give its ranks
   std::chrono::milliseconds agentTimeout{5000};       // for each agent's answer to the launch
   std::chrono::milliseconds heartbeatInterval{1000};  // both directions
   std::chrono::milliseconds heartbeatTimeout{3000};   // silence that means "gone"
@@ -73,6 +74,7 @@ class RemoteLauncher : public Launcher {
   void deliver(Agent& agent, const proto::AgentMessage& message, LaunchSink& sink);
   void lose(Agent& agent, const std::string& why, LaunchSink& sink);
 
+  const Secret& secret_;
   AgentCodec codec_;
   RemoteSettings settings_;
   std::map<std::string, Agent> agents_;  // by host name

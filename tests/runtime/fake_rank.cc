@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "transport/context.h"
+#include "transport/curve.h"
 #include "transport/rendezvous.h"
 #include "transport/wire.h"
 
@@ -47,6 +48,12 @@ int envInt(const char* name) {
   return std::atoi(value);
 }
 
+// The job's CURVE keys from ZMPI_JOB_SECRET, as MPI_Init derives them (null without one).
+std::shared_ptr<const zmpi::transport::CurveKeys> jobKeys() {
+  const char* secret = std::getenv("ZMPI_JOB_SECRET");
+  return secret != nullptr && *secret != '\0' ? zmpi::transport::deriveCurveKeys(secret) : nullptr;
+}
+
 // The rank's view of the job: joined through the rendezvous, as MPI_Init would.
 class Rank {
  public:
@@ -54,7 +61,7 @@ class Rank {
       : rank_(envInt("ZMPI_RANK")),
         size_(envInt("ZMPI_SIZE")),
         client_(std::in_place, std::getenv("ZMPI_RENDEZVOUS"), zmpi::transport::jobHashOf(std::getenv("ZMPI_JOB_ID")),
-                rank_, size_) {
+                rank_, size_, jobKeys()) {
     client_->exchange("rank " + std::to_string(rank_), std::chrono::seconds(30));
   }
   int rank() const { return rank_; }

@@ -62,7 +62,7 @@ TEST_CASE("remote rank environment: ZMPI_* settings and exports, never the secre
                                                           {"ZMPI_SECRET", "s3cret-s3cret-s3cret"},
                                                           {"ZMPI_SECRET_FILE", "/home/me/secret"},
                                                           {"ZMPI_LIBDIR", "/launcher/lib"}};
-  const JobEnvironment job{"job", "tcp://10.0.0.1:5000", 4, 4, "/launcher/lib"};
+  const JobEnvironment job{"job", "tcp://10.0.0.1:5000", 4, 4, "/launcher/lib", "the job secret"};
   const auto entries =
       remoteRankEnvironment(environment, {{"OMP_NUM_THREADS", "2"}}, job, RankEnvironment{3, "h2", "10.0.0.2", 1, 2});
   auto has = [&](const std::string& e) { return std::find(entries.begin(), entries.end(), e) != entries.end(); };
@@ -75,6 +75,7 @@ TEST_CASE("remote rank environment: ZMPI_* settings and exports, never the secre
   for (const auto& entry : entries) {
     CHECK_FALSE(entry.starts_with("PATH="));
     CHECK_FALSE(entry.starts_with("ZMPI_SECRET"));
+    CHECK_FALSE(entry.starts_with("ZMPI_JOB_SECRET"));
     CHECK_FALSE(entry.starts_with("ZMPI_LIBDIR="));
     CHECK_FALSE(entry.starts_with("LD_LIBRARY_PATH="));
   }
