@@ -8,6 +8,9 @@
 // is rank -7, which the rank rejects and logs last: "sender -7"). To the rendezvous (a
 // DEALER): the same kinds of bytes, a hello larger than its limit, then a sentinel hello
 // from participant 999. With JOB_ID empty, messages carry another job's hash only.
+// With FORGE=1 in the environment, each rank endpoint also gets a message that would be
+// matched if it arrived (MPI_COMM_WORLD, source 1, tag 4242): against an authenticated job
+// it must never arrive.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -74,13 +77,24 @@ std::vector<Frames> battery(uint64_t job, uint64_t otherJob, int rounds, uint16_
   return out;
 }
 
-void sendAll(Socket& socket, const std::vector<Frames>& messages) {
+// A peer that never completes the handshake (an authenticated job) leaves the messages
+// queued until the high-water mark; then a send times out (SocketOptions::sendTimeout)
+// and the rest is dropped.
+int sendAll(Socket& socket, const std::vector<Frames>& messages) {
+  int sent = 0;
   for (const Frames& frames : messages) {
-    for (size_t i = 0; i < frames.size(); ++i) {
+    if (!socket.raw().send(zmq::buffer(frames[0]),
+                           frames.size() > 1 ? zmq::send_flags::sndmore : zmq::send_flags::none)) {
+      return sent;
+    }
+    // The first frame is queued, so the rest of the message is accepted at once.
+    for (size_t i = 1; i < frames.size(); ++i) {
       socket.raw().send(zmq::buffer(frames[i]),
                         i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
     }
+    ++sent;
   }
+  return sent;
 }
 
 bool rawTcp(const std::string& endpoint, const std::string& bytes) {
@@ -143,7 +157,8 @@ int main(int argc, char** argv) {
   const uint64_t job = jobId.empty() ? otherJob : jobHashOf(jobId);
   ContextOwner context;
   SocketOptions options;
-  options.linger = std::chrono::milliseconds(5000);  // flush everything before exiting
+  options.linger = std::chrono::milliseconds(3000);       // flush what a peer accepts before exiting
+  options.sendTimeout = std::chrono::milliseconds(2000);  // a peer that refused us: stop after 2 s
   int sentinels = 0;
   {
     std::vector<Socket> sockets;
@@ -152,6 +167,15 @@ int main(int argc, char** argv) {
       sockets.emplace_back(zmq::socket_type::push, options);
       Socket& push = sockets.back();
       push.connect(endpoint);
+      if (const char* forge = std::getenv("FORGE"); forge != nullptr && *forge == '1') {
+        zmpi::mpi::Envelope envelope;
+        envelope.source = 1;
+        envelope.tag = 4242;  // no tag the job uses: only the final probe can see it
+        envelope.senderWorld = 1;
+        WireHeader forged = header(job, 1, 6);
+        std::memcpy(forged.envelope.data(), &envelope, sizeof envelope);
+        sendAll(push, {{bytesOf(forged), "forged"}});
+      }
       sendAll(push, battery(job, otherJob, rounds, 1));
       sendAll(push, {{bytesOf(withEnvelope(header(job, 3, 0), -7))}});  // the sentinel: last
       ++sentinels;

@@ -3,7 +3,13 @@
 # by hostile_peer, a process that knows the addresses (and, here, even the job id) but is
 # not part of the job. Every bad message must be rejected and logged, the job must finish
 # correctly, and no rank's resident memory may grow by more than LIMIT_KIB.
-#   hostile_rank.sh launched|byhand      (env: ZMPIRUN, TARGET, HOSTILE_PEER)
+#   launched       zmpirun (a job secret: CURVE): no stranger's byte gets past zmq's
+#                  handshake, each refused connection is logged, a forged but well-formed
+#                  message of the right job is never matched;
+#   byhand-secret  the same, started by hand with ZMPI_JOB_SECRET_FILE (mode 0600);
+#   byhand         by hand without a secret (unauthenticated): every malformed message and
+#                  every message of another job is rejected by the decoders and logged.
+#   hostile_rank.sh launched|byhand|byhand-secret      (env: ZMPIRUN, TARGET, HOSTILE_PEER)
 set -u
 mode=$1
 rounds=${ROUNDS:-2000}
@@ -39,9 +45,13 @@ if [[ $mode == launched ]]; then
   pids+=($!)
 else
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  if [[ $mode == byhand-secret ]]; then
+    (umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$tmp/secret")
+    export ZMPI_JOB_SECRET_FILE=$tmp/secret
+  fi
   for r in 0 1 2; do
     ZMPI_SIZE=3 ZMPI_RANK=$r ZMPI_RENDEZVOUS="tcp://127.0.0.1:$port" ZMPI_JOB_ID="hostile-$$-$port" \
-      "$TARGET" "$go" "$limit_kib" >>"$out" 2>>"$err" &
+      timeout -k 5 120 "$TARGET" "$go" "$limit_kib" >>"$out" 2>>"$err" &
     pids+=($!)
   done
 fi
@@ -53,12 +63,25 @@ mapfile -t endpoints < <(grep 'listens on' "$err" | grep -o '\(tcp\|ipc\)://[^ ]
 ((${#endpoints[@]} >= 3)) || fail "expected rank endpoints, found: ${endpoints[*]}"
 echo "hostile_rank ($mode): job $job, rendezvous $rendezvous, ${#endpoints[@]} rank endpoint(s)"
 
-"$HOSTILE_PEER" "$job" "$rounds" "$rendezvous" "${endpoints[@]}" || fail "hostile_peer failed"
+authenticated=0
+[[ $mode != byhand ]] && authenticated=1
+FORGE=$authenticated "$HOSTILE_PEER" "$job" "$rounds" "$rendezvous" "${endpoints[@]}" || fail "hostile_peer failed"
 
-# Each endpoint's sentinel comes last on its connection: once every one is logged, every
-# message before it was handled.
-sentinels() { (($(grep -c 'sender -7 ' "$err") >= ${#endpoints[@]})) && grep -q 'participant index 999' "$err"; }
-wait_until "every sentinel rejected" 60 sentinels
+if ((authenticated)); then
+  # Nothing reaches the decoders; every rank endpoint logs the connections it refused.
+  refused() {
+    local endpoint
+    for endpoint in "${endpoints[@]}"; do
+      grep -qF "refused a connection on $endpoint " "$err" || return 1
+    done
+  }
+  wait_until "a refused connection logged on every rank endpoint" 60 refused
+else
+  # Each endpoint's sentinel comes last on its connection: once every one is logged, every
+  # message before it was handled.
+  sentinels() { (($(grep -c 'sender -7 ' "$err") >= ${#endpoints[@]})) && grep -q 'participant index 999' "$err"; }
+  wait_until "every sentinel rejected" 60 sentinels
+fi
 touch "$go"
 
 status=0
@@ -70,6 +93,11 @@ pids=()
 ((status == 0)) || fail "the job exited with $status"
 grep -q 'hostile_target: ok' "$out" || fail "the job did not report ok"
 grep 'resident memory' "$out"
+if ((authenticated)); then
+  ! grep -q 'rejected a message' "$err" || fail "a stranger's message got past the handshake"
+  echo "hostile_rank ($mode): $(grep -c 'refused a connection' "$err") refused connection(s) logged; nothing got through; job ok"
+  exit 0
+fi
 for reason in 'header frame has 40 bytes' 'missing payload frame' 'exceeds the limit' 'protocol version 99' \
   'bad magic' 'message for another job' 'unexpected extra frames' 'header frame has 100 bytes'; do
   grep -q "rejected a message.*$reason" "$err" || fail "no rejection logged for: $reason"

@@ -49,6 +49,17 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   CHECK(argc >= 3, "usage: hostile_target GO_FILE LIMIT_KIB");
   const long limit = atol(argv[2]);
+  /* MPI_Init took the job secret out of the environment, and wiped it from the initial
+   * environment block that /proc/PID/environ shows. */
+  CHECK(getenv("ZMPI_JOB_SECRET") == NULL, "ZMPI_JOB_SECRET is still in the environment");
+  FILE* environ_file = fopen("/proc/self/environ", "r");
+  char environ_text[65536];
+  const size_t environ_bytes = environ_file ? fread(environ_text, 1, sizeof environ_text, environ_file) : 0;
+  if (environ_file) fclose(environ_file);
+  for (size_t i = 0; i + 17 < environ_bytes; ++i) {
+    CHECK(memcmp(environ_text + i, "ZMPI_JOB_SECRET=", 16) != 0 || environ_text[i + 16] == '\0',
+          "the job secret is still readable in /proc/self/environ");
+  }
   printf("hostile_target: rank %d pid %d\n", rank, (int)getpid());
   if (rank == 0) {
     const char* job = getenv("ZMPI_JOB_ID");
