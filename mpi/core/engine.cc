@@ -7,12 +7,12 @@
 
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
+#include "mpi/core/sanitizer_annotations.h"
 #include "mpi/datatype/datatype.h"
 #include "transport/log.h"
 
 namespace zmpi::mpi {
 namespace {
-
 
 void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int error) {
   status.MPI_SOURCE = source;
@@ -25,7 +25,10 @@ void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int erro
 }  // namespace
 
 Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
-    : worldRank_(worldRank), jobHash_(jobHash), fabric_(fabric), eagerLimit_(static_cast<std::size_t>(environmentNumber("ZMPI_EAGER_LIMIT", 64 * 1024))),
+    : worldRank_(worldRank),
+      jobHash_(jobHash),
+      fabric_(fabric),
+      eagerLimit_(static_cast<std::size_t>(environmentNumber("ZMPI_EAGER_LIMIT", 64 * 1024))),
       spinTime_(environmentNumber("ZMPI_SPIN_US", 50)) {
   if (const auto period = Watchdog::configuredPeriod(); period.count() > 0)
     watchdog_ = std::make_unique<Watchdog>(period);
@@ -95,6 +98,7 @@ void Engine::releaseZeroCopy(void*, void* hint) {
   auto* release = static_cast<ReleaseHint*>(hint);
   Engine* engine = release->engine;
   Request* request = release->request;
+  happensAfter(request);  // maybe on zmq's I/O thread: after sendData's reads of the request
   delete release;
   setStatus(request->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
   engine->complete(*request);
@@ -112,9 +116,12 @@ void Engine::sendData(Request& request, uint64_t recvId) {
   envelope.totalBytes = bytes;
   // The payload is sent from the user's (or the packed) buffer without a copy; the
   // request completes when zmq releases it, i.e. once the bytes are on their way.
-  auto* hint = new ReleaseHint{this, &request};
-  fabric_.send(request.peerWorld, makeHeader(MessageKind::Data, jobHash_, envelope, bytes),
-               zmq::message_t(data, bytes, &Engine::releaseZeroCopy, hint));
+  // Once the payload is handed over the request may complete and be freed at any time:
+  // nothing reads it after that (the peer is read first).
+  const int peer = request.peerWorld;
+  zmq::message_t payload(data, bytes, &Engine::releaseZeroCopy, new ReleaseHint{this, &request});
+  happensBefore(&request);
+  fabric_.send(peer, makeHeader(MessageKind::Data, jobHash_, envelope, bytes), std::move(payload));
 }
 
 void Engine::reply(MessageKind kind, int toWorld, const Envelope& envelope) {
@@ -433,7 +440,9 @@ void Engine::onMessage(transport::WireMessage&& wire) {
       Request* request = nullptr;
       {
         std::lock_guard lock(mutex_);
-        auto& table = kind == MessageKind::Cts ? awaitingCts_ : kind == MessageKind::SyncAck ? awaitingAck_ : awaitingData_;
+        auto& table = kind == MessageKind::Cts       ? awaitingCts_
+                      : kind == MessageKind::SyncAck ? awaitingAck_
+                                                     : awaitingData_;
         auto it = table.find(kind == MessageKind::Data ? envelope.recvId : envelope.sendId);
         if (it != table.end()) {
           request = it->second;
@@ -441,8 +450,8 @@ void Engine::onMessage(transport::WireMessage&& wire) {
         }
       }
       if (!request) {
-        log::get("mpi")->warn("dropped a {} message for an unknown request from world rank {}",
-                               static_cast<int>(kind), envelope.senderWorld);
+        log::get("mpi")->warn("dropped a {} message for an unknown request from world rank {}", static_cast<int>(kind),
+                              envelope.senderWorld);
         return;
       }
       if (kind == MessageKind::Cts) {

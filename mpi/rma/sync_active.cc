@@ -44,6 +44,7 @@ void Window::fence(int assert) {
     flushTarget(r);
   }
   waitReplies(everyone);
+  { std::lock_guard serial(targetMutex_); }  // as in post(): our accesses before their puts
   barrier(*comm_);
   {
     std::lock_guard guard(mutex_);
@@ -60,6 +61,11 @@ void Window::post(const Group& group, int assert) {
     exposureEpoch_ = true;
     exposureGroup_ = origins;
   }
+  // The program's accesses to its window before MPI_Win_post happen before the origins'
+  // puts land, and those are applied under targetMutex_ by the progress thread. The order
+  // runs through another process (our post, their put), which ThreadSanitizer cannot
+  // follow; passing through the same mutex here states it inside this process too.
+  { std::lock_guard serial(targetMutex_); }
   if ((assert& MPI_MODE_NOCHECK) != 0) return;  // the origins do not wait for us
   for (int origin : origins) send(RmaKind::Post, origin, 0, 0, 0, zmq::message_t());
 }

@@ -1,7 +1,8 @@
 // Worlds over real sockets, several ranks as threads of this test process: the bootstrap
 // (bind, report, explicit broadcast of the table), the per-pair paths, and traffic.
 #include <catch2/catch.hpp>
-
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "mock_world.h"
@@ -45,6 +46,13 @@ void runSocketWorlds(int size, const std::vector<std::string>& hosts, const std:
   }
 }
 
+// Catch2's assertions are not thread-safe: the rank threads throw instead, and
+// runSocketWorlds rethrows the first failure on the test's own thread.
+#define RANK_CHECK(condition)                                                                    \
+  do {                                                                                           \
+    if (!(condition)) throw std::runtime_error(std::string("rank check failed: ") + #condition); \
+  } while (false)
+
 }  // namespace
 
 TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a path per pair", "[world][sockets]") {
@@ -53,21 +61,22 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
   std::string expectedLocal = GENERATE(std::string("shm"), std::string("ipc"), std::string("tcp"));
   ::setenv("ZMPI_TRANSPORT", expectedLocal.c_str(), 1);
   runSocketWorlds(3, {"a", "a", "b"}, [&](World& world) {
-    CHECK(world.hostOf(0) == "a");
-    CHECK(world.hostOf(2) == "b");
-    CHECK(world.pathTo(world.rank()) == "self");
+    RANK_CHECK(world.hostOf(0) == "a");
+    RANK_CHECK(world.hostOf(2) == "b");
+    RANK_CHECK(world.pathTo(world.rank()) == "self");
     if (world.rank() == 0) {
-      CHECK(world.pathTo(1) == expectedLocal);
-      CHECK(world.pathTo(2) == "tcp");
+      RANK_CHECK(world.pathTo(1) == expectedLocal);
+      RANK_CHECK(world.pathTo(2) == "tcp");
     }
-    if (world.rank() == 2) CHECK(world.pathTo(0) == "tcp");
+    if (world.rank() == 2) RANK_CHECK(world.pathTo(0) == "tcp");
     // Everyone sends to everyone, small and large, over whatever path was chosen.
     for (size_t bytes : {size_t{8}, size_t{300000}}) {
       std::vector<std::vector<char>> in(3, std::vector<char>(bytes));
       std::vector<std::unique_ptr<Request>> requests;
       std::vector<char> out(bytes, static_cast<char>('0' + world.rank()));
       for (int peer = 0; peer < 3; ++peer) {
-        requests.push_back(makeRequest(world, Request::Kind::Recv, in[static_cast<size_t>(peer)].data(), bytes, peer, 9));
+        requests.push_back(
+            makeRequest(world, Request::Kind::Recv, in[static_cast<size_t>(peer)].data(), bytes, peer, 9));
         world.engine().startRecv(*requests.back());
       }
       for (int peer = 0; peer < 3; ++peer) {
@@ -76,8 +85,8 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
       }
       for (auto& request : requests) world.engine().wait(*request);
       for (int peer = 0; peer < 3; ++peer) {
-        CHECK(in[static_cast<size_t>(peer)].front() == '0' + peer);
-        CHECK(in[static_cast<size_t>(peer)].back() == '0' + peer);
+        RANK_CHECK(in[static_cast<size_t>(peer)].front() == '0' + peer);
+        RANK_CHECK(in[static_cast<size_t>(peer)].back() == '0' + peer);
       }
     }
   });
