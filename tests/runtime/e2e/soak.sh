@@ -11,7 +11,12 @@ source "$(dirname "$0")/lib.sh"
 JOBS=${ZMPI_SOAK_JOBS:-200}
 
 # zmpi files we own in /dev/shm and /tmp (ipc endpoints).
-snapshot() { find /dev/shm /tmp -maxdepth 1 -user "$(id -u)" -name '*zmpi*' ! -name 'zmpi-e2e*' 2>/dev/null | sort; }
+# Only names a job's files have (transport/job_files.h: zmpi-<16 hex digits>-...): other
+# tests' scratch directories (zmpi-e2e.*, zmpi-hostile.*) are not the jobs' leftovers.
+snapshot() {
+  find /dev/shm /tmp -maxdepth 1 -user "$(id -u)" -regextype posix-extended -regex '.*/zmpi-[0-9a-f]{16}-.*' \
+    2>/dev/null | sort
+}
 before=$(snapshot)
 
 declare -A first_fds last_fds
