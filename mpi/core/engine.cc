@@ -69,25 +69,29 @@ void Engine::startSend(Request& request) {
   envelope.tag = request.tag;
   envelope.senderWorld = worldRank_;
   envelope.totalBytes = bytes;
+  // Once registered below, a reply (Cts, SyncAck) may complete and free the request on the
+  // progress thread: everything needed afterwards is read first.
+  const int peer = request.peerWorld;
+  const bool sync = request.mode == SendMode::Synchronous;
+  const bool eager = bytes <= eagerLimit_;
+  zmq::message_t payload = eager ? zmq::message_t(data, bytes) : zmq::message_t();
   {
     std::lock_guard lock(mutex_);
     throwIfAborted();
     request.id = nextId_++;
     envelope.sendId = request.id;
-    if (bytes > eagerLimit_) {
+    if (!eager) {
       awaitingCts_[request.id] = &request;
-    } else if (request.mode == SendMode::Synchronous) {
+    } else if (sync) {
       awaitingAck_[request.id] = &request;
     }
   }
-  if (bytes > eagerLimit_) {
-    fabric_.send(request.peerWorld, makeHeader(MessageKind::Rts, jobHash_, envelope, 0), zmq::message_t());
+  if (!eager) {
+    fabric_.send(peer, makeHeader(MessageKind::Rts, jobHash_, envelope, 0), zmq::message_t());
     return;
   }
-  const bool sync = request.mode == SendMode::Synchronous;
-  fabric_.send(request.peerWorld,
-               makeHeader(sync ? MessageKind::EagerSync : MessageKind::Eager, jobHash_, envelope, bytes),
-               zmq::message_t(data, bytes));
+  fabric_.send(peer, makeHeader(sync ? MessageKind::EagerSync : MessageKind::Eager, jobHash_, envelope, bytes),
+               std::move(payload));
   if (!sync) {
     setStatus(request.status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
     complete(request);
@@ -172,15 +176,17 @@ void Engine::deliver(Request& request, IncomingMessage& message) {
   if (message.kind == MessageKind::Rts) {
     setStatus(request.status, envelope.source, envelope.tag, 0, MPI_SUCCESS);
     request.status._ucount = envelope.totalBytes;  // until the data arrives: the size to expect
-    {
-      std::lock_guard lock(mutex_);
-      awaitingData_[request.id] = &request;
-    }
     Envelope cts;
     cts.context = envelope.context;
     cts.senderWorld = worldRank_;
     cts.sendId = envelope.sendId;
     cts.recvId = request.id;
+    {
+      // After this the data may arrive (on the progress thread) and complete -- and free
+      // -- the request at any time: it is not touched again here.
+      std::lock_guard lock(mutex_);
+      awaitingData_[cts.recvId] = &request;
+    }
     reply(MessageKind::Cts, envelope.senderWorld, cts);
     return;
   }
