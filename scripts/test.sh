@@ -5,7 +5,9 @@
 #   2. build/: configure, build, ctest; the 3-host network-namespace test 5 times in a
 #      row; then the hang-prone tests (label "hang") again, ZMPI_HANG_REPEAT times in a
 #      row (default 20; 0 skips);
-#   3. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan) and build-tsan (TSan), each
+#   3. unless ZMPI_SKIP_FUZZ=1: build-fuzz (clang, libFuzzer) runs each fuzz target for a
+#      bounded time;
+#   4. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan) and build-tsan (TSan), each
 #      built and tested on its own.
 # Every stage runs even if an earlier one failed (a target that does not compile is
 # reported, and everything else is still built and tested); the exit status is non-zero
@@ -91,6 +93,20 @@ if [[ -f build/CTestTestfile.cmake ]]; then
 fi
 if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
   stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
+fi
+
+# libFuzzer on every decoder a rank or agent exposes (clang, ASan+UBSan, coverage in all
+# libraries), each for ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository.
+fuzz_stage() {
+  local dir=build-fuzz targets=(wire_message_fuzz rendezvous_fuzz rank_message_fuzz agent_message_fuzz)
+  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DZMPI_FUZZ=ON -DZMPI_SANITIZE=address \
+    -DZMPI_FUZZ_SECONDS="${ZMPI_FUZZ_SECONDS:-15}" >/dev/null &&
+    cmake --build "$dir" -j"$jobs" --target "${targets[@]}" &&
+    (cd "$dir" && ctest --output-on-failure -L fuzz -E replay)
+}
+if [[ "${ZMPI_SKIP_FUZZ:-0}" != 1 ]] && command -v clang++ >/dev/null; then
+  stage "fuzz (libFuzzer)" fuzz_stage
 fi
 
 if [[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]]; then
