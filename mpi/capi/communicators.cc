@@ -17,7 +17,7 @@ namespace {
 
 // Hands a new communicator (or none) out through `out`.
 void publish(std::unique_ptr<Communicator> comm, MPI_Comm* out) {
-  *out = comm ? comm.release()->handle() : MPI_COMM_NULL;
+  *out = comm ? comm.release()->publish() : MPI_COMM_NULL;
 }
 
 // MPI_Comm_dup's work: a new context, the same group and topology, and the attributes
@@ -30,7 +30,7 @@ MPI_Comm duplicate(Communicator& parent) {
     deleteAllAttributes(*comm);
     throw;
   }
-  return comm.release()->handle();
+  return comm.release()->publish();
 }
 
 // Communicator hints are optional (MPI_INFO_NULL is fine) and zmpi acts on none of them.
@@ -42,7 +42,7 @@ void release(MPI_Comm* comm) {
   Communicator& c = commArg(*comm);
   if (c.predefined()) fail(MPI_ERR_COMM, "cannot free the predefined communicator " + c.name);
   deleteAllAttributes(c);
-  delete &c;
+  c.release();  // deleted now, or when the last request on it is gone
   *comm = MPI_COMM_NULL;
 }
 
@@ -82,7 +82,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
     pointerArg(request, "request");
     *newcomm = duplicate(parent);
     auto* done = new Request(Request::Kind::Completed);
-    done->comm = &parent;
+    done->holdComm(&parent);
     setEmptyStatus(&done->status);
     done->done.store(true);
     *request = done->handle();

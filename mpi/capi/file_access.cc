@@ -85,7 +85,7 @@ int runNonblocking(const char* name, MPI_File fh, const AccessCall& call, MPI_Re
     requestPointerArg(request);
     const std::uint64_t bytes = transfer(file, call);
     auto* done = new Request(Request::Kind::Completed);
-    done->comm = &file.comm();
+    done->holdComm(&file.comm());
     setIoStatus(&done->status, bytes);
     done->done.store(true);
     *request = done->handle();

@@ -24,7 +24,7 @@ void startBufferedSend(Request& request) {
   auto* internal = new Request(Request::Kind::Send);
   internal->packed.resize(bytes);
   if (bytes) request.type->pack(request.buffer, static_cast<std::size_t>(request.count), internal->packed.data());
-  internal->comm = request.comm;
+  internal->holdComm(request.comm);
   internal->buffer = internal->packed.data();
   internal->count = static_cast<int>(bytes);
   internal->type = byteType();
@@ -57,7 +57,7 @@ Request* makeSendRequest(const void* buf, int count, MPI_Datatype type, int dest
   destArg(c, dest);
   sendTagArg(tag);
   auto* request = new Request(Request::Kind::Send);
-  request->comm = &c;
+  request->holdComm(&c);
   request->buffer = const_cast<void*>(buf);
   request->count = count;
   request->holdType(&t);
@@ -78,7 +78,7 @@ Request* makeRecvRequest(void* buf, int count, MPI_Datatype type, int source, in
   sourceArg(c, source);
   recvTagArg(tag);
   auto* request = new Request(Request::Kind::Recv);
-  request->comm = &c;
+  request->holdComm(&c);
   request->buffer = buf;
   request->count = count;
   request->holdType(&t);

@@ -56,7 +56,7 @@ int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int perio
     CartesianTopology grid = gridArg(ndims, dims, periods);
     pointerArg(commCart, "comm_cart");
     auto cart = createCartesian(parent, std::move(grid));
-    *commCart = cart ? cart.release()->handle() : MPI_COMM_NULL;
+    *commCart = cart ? cart.release()->publish() : MPI_COMM_NULL;
     return MPI_SUCCESS;
   });
 }
@@ -127,7 +127,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remainDims[], MPI_Comm* newcomm) {
     std::vector<bool> remain;
     for (int r : intArray(remainDims, grid.ndims(), "remain_dims")) remain.push_back(r != 0);
     auto sub = createCartesianSub(c, remain);
-    *newcomm = sub ? sub.release()->handle() : MPI_COMM_NULL;
+    *newcomm = sub ? sub.release()->publish() : MPI_COMM_NULL;
     return MPI_SUCCESS;
   });
 }

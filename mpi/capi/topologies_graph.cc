@@ -49,7 +49,7 @@ GraphTopology graphArg(int nnodes, const int index[], const int edges[]) {
 }
 
 void publish(std::unique_ptr<Communicator> comm, MPI_Comm* out) {
-  *out = comm ? comm.release()->handle() : MPI_COMM_NULL;
+  *out = comm ? comm.release()->publish() : MPI_COMM_NULL;
 }
 
 }  // namespace

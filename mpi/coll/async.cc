@@ -127,7 +127,7 @@ CollectiveRequest* start(std::unique_ptr<Schedule> schedule) {
   Communicator& comm = schedule->comm();
   auto state = std::make_shared<AsyncSchedule>(std::move(schedule));
   auto* request = new CollectiveRequest(state);
-  request->comm = &comm;
+  request->holdComm(&comm);
   state->attach(request);
   state->pass();
   return request;

@@ -30,7 +30,7 @@ std::unique_ptr<Request> Channel::make(Request::Kind kind, int peer, int step, v
   if (peer < 0 || peer >= comm_.size()) fail(MPI_ERR_INTERN, "collective addressed a rank outside the communicator");
   if (bytes > static_cast<std::size_t>(INT_MAX)) fail(MPI_ERR_INTERN, "collective message above INT_MAX bytes");
   auto request = std::make_unique<Request>(kind);
-  request->comm = &comm_;
+  request->holdComm(&comm_);
   request->buffer = data;
   request->count = static_cast<int>(bytes);
   request->type = byteType();

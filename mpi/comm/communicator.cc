@@ -17,6 +17,21 @@ Communicator::~Communicator() {
   group_->release();
 }
 
+MPI_Comm Communicator::publish() {
+  counted_ = true;
+  return handle();
+}
+
+bool Communicator::retain() {
+  if (!counted_) return false;
+  references_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void Communicator::release() {
+  if (references_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+}
+
 Communicator* communicatorOf(MPI_Comm handle) {
   if (!isHandleOf(handle, HandleKind::Comm) || implOf<Communicator>(handle) == nullptr) {
     fail(MPI_ERR_COMM, "invalid communicator");

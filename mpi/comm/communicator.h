@@ -3,13 +3,13 @@
 // on it carries. User point-to-point traffic uses context `2 * id`, collectives `2 * id + 1`
 // (STYLE.md point 3), so a collective never matches a user's receive and messages on one
 // communicator never match receives on another.
+#include <mpi.h>
+
 #include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-
-#include <mpi.h>
 
 #include "mpi/comm/group.h"
 #include "mpi/core/errhandler.h"
@@ -58,6 +58,14 @@ class Communicator {
   bool predefined() const { return predefined_; }
   void markPredefined() { predefined_ = true; }
 
+  // A communicator the program holds a handle to lives until MPI_Comm_free *and* the end
+  // of every request on it (MPI-3.1 6.4.3: pending operations complete normally). The
+  // handle is one reference, each request another. Communicators zmpi owns itself
+  // (MPI_COMM_WORLD, a window's or a file's) are not counted: retain() says false.
+  MPI_Comm publish();  // hands it to the program: counted from now on
+  bool retain();       // true if counted (then release() must follow)
+  void release();      // deletes it with the last reference
+
  private:
   ompi_communicator_t handle_;
   World& world_;
@@ -68,6 +76,8 @@ class Communicator {
   ErrhandlerRef errhandler_;
   std::atomic<uint32_t> collectiveSequence_{0};
   bool predefined_ = false;
+  bool counted_ = false;
+  std::atomic<int> references_{1};
 };
 
 Communicator* communicatorOf(MPI_Comm handle);  // throws MPI_ERR_COMM (also for MPI_COMM_NULL)

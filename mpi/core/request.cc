@@ -1,5 +1,6 @@
 #include "mpi/core/request.h"
 
+#include "mpi/comm/communicator.h"
 #include "mpi/core/error.h"
 #include "mpi/datatype/datatype.h"
 
@@ -10,6 +11,14 @@ Request::Request(Kind k) : kind(k) { bindHandle(&handle_, HandleKind::Request, t
 Request::~Request() {
   handle_.header.magic = 0;
   if (heldType_) heldType_->release();
+  if (heldComm_) heldComm_->release();
+}
+
+void Request::holdComm(Communicator* c) {
+  Communicator* held = c && c->retain() ? c : nullptr;
+  if (heldComm_) heldComm_->release();
+  heldComm_ = held;
+  comm = c;
 }
 
 void Request::holdType(Datatype* t) {

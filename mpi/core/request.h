@@ -2,13 +2,13 @@
 // A request: one point-to-point operation (or a generalized / collective one) from start
 // to completion. The user holds &handle; the engine holds the pointer while the operation
 // is in flight. `done` is set exactly once per activation, under the engine's mutex.
+#include <mpi.h>
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
-
-#include <mpi.h>
 
 #include "mpi/core/handle.h"
 
@@ -33,10 +33,10 @@ class Request {
   Kind kind;
   std::atomic<bool> done{false};
   bool persistent = false;
-  bool active = false;     // persistent requests: started and not yet completed
-  bool freed = false;      // MPI_Request_free called while still in flight
+  bool active = false;  // persistent requests: started and not yet completed
+  bool freed = false;   // MPI_Request_free called while still in flight
   bool cancelled = false;
-  MPI_Status status{};     // valid once done
+  MPI_Status status{};  // valid once done
 
   // The operation's arguments.
   Communicator* comm = nullptr;
@@ -46,7 +46,10 @@ class Request {
   // Holds a reference on `type` for the request's whole life, so MPI_Type_free while an
   // operation is pending (or a persistent request exists) cannot free it early.
   void holdType(Datatype* t);
-  int peer = 0;  // destination or source rank in comm (or MPI_ANY_SOURCE / MPI_PROC_NULL)
+  // Sets `comm` and holds a reference on it (if the program owns it), so MPI_Comm_free
+  // while the request exists defers the deletion until the request is gone.
+  void holdComm(Communicator* c);
+  int peer = 0;      // destination or source rank in comm (or MPI_ANY_SOURCE / MPI_PROC_NULL)
   int commRank = 0;  // the sender's own rank in comm (the envelope's source)
   int tag = 0;
   int context = 0;
@@ -69,6 +72,7 @@ class Request {
  private:
   ompi_request_t handle_;
   Datatype* heldType_ = nullptr;
+  Communicator* heldComm_ = nullptr;
 };
 
 // Throws MpiError(MPI_ERR_REQUEST) for an invalid handle; returns null for MPI_REQUEST_NULL.
