@@ -212,7 +212,11 @@ void World::progressLoop() {
         continue;
       }
       // Fragments still waiting for ring space: look again soon even if nobody wakes us.
-      auto message = fabric_->receive(std::chrono::milliseconds(queued ? 1 : -1));
+      // Otherwise block, but not forever: a sender's doorbell is a zmq message, and one
+      // that exits right after writing to our ring (MPI_Abort, a crash) can take the
+      // doorbell with it before it is delivered; the data in the ring must still be seen.
+      constexpr std::chrono::milliseconds kIdleRecheck{100};
+      auto message = fabric_->receive(queued ? std::chrono::milliseconds(1) : kIdleRecheck);
       fabric_->enterPolling();
       if (message) deliver(std::move(*message));
       lastWork = std::chrono::steady_clock::now();
