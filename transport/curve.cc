@@ -25,11 +25,6 @@ void seedKeypair(const uint8_t master[crypto_kdf_KEYBYTES], uint64_t id, std::ar
   sodium_memzero(seed, sizeof seed);
 }
 
-std::string uniqueInprocName() {
-  static std::atomic<int> counter{0};
-  return "inproc://zmpi-zap-stop-" + std::to_string(counter.fetch_add(1));
-}
-
 }  // namespace
 
 CurveKeys::~CurveKeys() {
@@ -71,23 +66,12 @@ void applyCurve(zmq::socket_t& socket, const CurveKeys& keys, bool server) {
 ZapAuthenticator::ZapAuthenticator(std::shared_ptr<const CurveKeys> keys) : keys_(std::move(keys)) {
   Socket handler(zmq::socket_type::rep);
   handler.bind(kZapEndpoint);
-  Socket control(zmq::socket_type::pair);
-  controlEndpoint_ = uniqueInprocName();
-  control.bind(controlEndpoint_);
-  stopper_ = std::make_unique<Socket>(zmq::socket_type::pair);
-  stopper_->connect(controlEndpoint_);
-  thread_ = std::thread(
-      [this, h = std::move(handler), c = std::move(control)]() mutable { serve(std::move(h), std::move(c)); });
+  service_.start([this, h = std::move(handler)](Socket control) mutable { serve(std::move(h), std::move(control)); });
 }
 
 ZapAuthenticator::~ZapAuthenticator() { stop(); }
 
-void ZapAuthenticator::stop() {
-  if (!thread_.joinable()) return;
-  stopper_->raw().send(zmq::str_buffer("stop"), zmq::send_flags::none);
-  thread_.join();
-  stopper_.reset();
-}
+void ZapAuthenticator::stop() { service_.stop(); }
 
 void ZapAuthenticator::serve(Socket handler, Socket control) {
   auto logger = log::get("transport");

@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <thread>
 
+#include "transport/service_thread.h"
 #include "transport/socket.h"
 
 namespace zmpi::transport {
@@ -61,11 +61,9 @@ class ZapAuthenticator {
   void serve(Socket handler, Socket control);
 
   std::shared_ptr<const CurveKeys> keys_;
-  std::string controlEndpoint_;
-  std::unique_ptr<Socket> stopper_;
-  std::thread thread_;
   std::atomic<uint64_t> accepted_{0};
   std::atomic<uint64_t> refused_{0};
+  ServiceThread service_;
 };
 
 }  // namespace zmpi::transport

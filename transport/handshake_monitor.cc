@@ -6,17 +6,13 @@
 
 #include "transport/errors.h"
 #include "transport/log.h"
+#include "transport/service_thread.h"
 
 namespace zmpi::transport {
 namespace {
 
 constexpr int kRefusals =
     ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH;
-
-std::string uniqueInprocName() {
-  static std::atomic<int> counter{0};
-  return "inproc://zmpi-handshake-monitor-" + std::to_string(counter.fetch_add(1));
-}
 
 const char* describe(uint16_t event) {
   switch (event) {
@@ -32,7 +28,7 @@ const char* describe(uint16_t event) {
 }  // namespace
 
 HandshakeMonitor::HandshakeMonitor(Socket& socket) : events_(zmq::socket_type::pair) {
-  const std::string endpoint = uniqueInprocName();
+  const std::string endpoint = uniqueInprocName("handshake-monitor");
   checked("monitor", endpoint, [&] {
     if (zmq_socket_monitor(socket.raw().handle(), endpoint.c_str(), kRefusals) != 0) throw zmq::error_t();
   });

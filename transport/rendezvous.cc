@@ -26,11 +26,6 @@ void sendTo(Socket& router, const std::string& identity, const WireHeader& heade
   if (header.payloadBytes) router.raw().send(zmq::buffer(payload), zmq::send_flags::none);
 }
 
-std::string uniqueInprocName() {
-  static std::atomic<int> counter{0};
-  return "inproc://zmpi-rendezvous-stop-" + std::to_string(counter.fetch_add(1));
-}
-
 }  // namespace
 
 RendezvousServer::RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
@@ -47,23 +42,12 @@ RendezvousServer::RendezvousServer(const std::string& endpoint, uint64_t jobHash
   options.curveServer = true;  // hellos are small; zmq refuses more before allocating
   Socket router(zmq::socket_type::router, options);
   endpoint_ = router.bind(endpoint);
-  Socket control(zmq::socket_type::pair);
-  controlEndpoint_ = uniqueInprocName();
-  control.bind(controlEndpoint_);
-  stopper_ = std::make_unique<Socket>(zmq::socket_type::pair);
-  stopper_->connect(controlEndpoint_);
-  thread_ = std::thread(
-      [this, r = std::move(router), c = std::move(control)]() mutable { serve(std::move(r), std::move(c)); });
+  service_.start([this, r = std::move(router)](Socket control) mutable { serve(std::move(r), std::move(control)); });
 }
 
 RendezvousServer::~RendezvousServer() { stop(); }
 
-void RendezvousServer::stop() {
-  if (!thread_.joinable()) return;
-  stopper_->raw().send(zmq::str_buffer("stop"), zmq::send_flags::none);
-  thread_.join();
-  stopper_.reset();
-}
+void RendezvousServer::stop() { service_.stop(); }
 
 void RendezvousServer::serve(Socket router, Socket control) {
   try {

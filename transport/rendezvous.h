@@ -10,10 +10,10 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "transport/rendezvous_codec.h"
+#include "transport/service_thread.h"
 #include "transport/socket.h"
 #include "transport/wire.h"
 
@@ -51,15 +51,13 @@ class RendezvousServer {
   void reject(const std::string& why);
 
   std::string endpoint_;
-  std::string controlEndpoint_;
   uint64_t jobHash_;
   int participants_;
   std::chrono::milliseconds startupTimeout_;
   EventHandler onEvent_;
   JoinHandler onJoin_;
-  std::unique_ptr<Socket> stopper_;
-  std::thread thread_;
   std::atomic<uint64_t> rejected_{0};
+  ServiceThread service_;
 };
 
 class RendezvousClient {

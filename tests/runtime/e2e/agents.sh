@@ -196,10 +196,7 @@ if [[ -n ${FAULT_RANK:-} ]]; then
       fail "shmkill: $(left) still in /dev/shm $elapsed ms after zmpirun died"; fi
     expect_no_leftovers shmkill
   else
-    fail "shmkill: ranks not ready"
-    show shmkill
-    kill -9 "$JOB_PID"
-    wait "$JOB_PID"
+    abandon_job shmkill
   fi
 fi
 

@@ -13,10 +13,7 @@ for np in 2 4; do
   name="launcher$np"
   start_job "$name" --oversubscribe -np "$np" "$FAULT_RANK" shm
   if ! wait_for "$name" out '^ready ' "$np"; then
-    fail "$name: ranks not ready"
-    show "$name"
-    kill -9 "$JOB_PID"
-    wait "$JOB_PID"
+    abandon_job "$name"
     expect_no_leftovers "$name"
     continue
   fi

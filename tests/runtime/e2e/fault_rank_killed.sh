@@ -12,10 +12,7 @@ for mode in recv coll finalize; do
     # debug: zmpirun logs "rank 1 is finalizing" once rank 1 is inside MPI_Finalize.
     ZMPI_LOG_LEVEL=debug start_job "$name" --oversubscribe -np "$np" "$FAULT_RANK" "$mode"
     if ! wait_for "$name" out '^ready ' "$np" || { [[ $mode == finalize ]] && ! wait_for "$name" err 'rank 1 is finalizing' 1; }; then
-      fail "$name: ranks not ready"
-      show "$name"
-      kill -9 "$JOB_PID"
-      wait "$JOB_PID"
+      abandon_job "$name"
       expect_no_leftovers "$name"
       continue
     fi

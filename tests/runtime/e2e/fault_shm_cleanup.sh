@@ -11,10 +11,7 @@ for np in 2 4; do
     name="shm$np-$victim"
     start_job "$name" --oversubscribe -np "$np" "$FAULT_RANK" shm
     if ! wait_for "$name" out '^ready ' "$np"; then
-      fail "$name: ranks not ready"
-      show "$name"
-      kill -9 "$JOB_PID"
-      wait "$JOB_PID"
+      abandon_job "$name"
       continue
     fi
     mapfile -t ranks < <(awk '$1 == "ready" { print $3 }' "$WORK/$name.out")

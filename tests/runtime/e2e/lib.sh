@@ -83,6 +83,15 @@ start_job() {
   "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null &
   JOB_PID=$!
 }
+
+# abandon_job NAME: a started job whose ranks never got ready -- a failure; shows its
+# output and kills it (the caller checks for leftovers if it cares).
+abandon_job() {
+  fail "$1: ranks not ready"
+  show "$1"
+  kill -9 "$JOB_PID"
+  wait "$JOB_PID"
+}
 # wait_for NAME out|err PATTERN COUNT [SECONDS]: waits until the job's stdout/stderr has
 # COUNT lines matching the extended regex PATTERN; false after SECONDS (default 30).
 wait_for() {
