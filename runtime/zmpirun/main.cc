@@ -59,6 +59,12 @@ std::vector<HostEntry> hostEntries(const LaunchOptions& options) {
   return entries;
 }
 
+int totalSlots(const std::vector<Host>& hosts) {
+  int slots = 0;
+  for (const Host& host : hosts) slots += host.slots;
+  return slots;
+}
+
 // The hosts that run at least one rank.
 std::vector<Host> usedHosts(const std::vector<Host>& hosts, const Placement& placement) {
   std::vector<bool> used(hosts.size(), false);
@@ -89,13 +95,14 @@ std::unique_ptr<Launcher> makeLauncher(const JobNetwork& network, const std::opt
 int runJob(const LaunchOptions& options) {
   std::vector<Host> hosts;
   Placement placement;
+  const bool oversubscribe = oversubscriptionAllowed(options);
   try {
     hosts = resolveHosts(hostEntries(options));
-    placement = placeRanks(hosts, options.np, options.oversubscribe, options.mapByNode ? MapBy::Node : MapBy::Slot);
+    placement = placeRanks(hosts, options.np, oversubscribe, options.mapByNode ? MapBy::Node : MapBy::Slot);
   } catch (const HostfileError& error) {
     return fail(std::string("zmpirun: ") + error.what());
   } catch (const PlacementError& error) {
-    if (options.oversubscribe) return fail(messages::maxSlotsExceeded(error.what()));
+    if (oversubscribe) return fail(messages::maxSlotsExceeded(error.what()));
     return fail(messages::notEnoughSlots(error.requested(), error.available(), options.program));
   }
   const std::vector<Host> used = usedHosts(hosts, placement);
@@ -129,6 +136,12 @@ int runJob(const LaunchOptions& options) {
   const std::string jobId = newJobId();
   auto logger = log::get("runtime");
   log::setRankTag("zmpirun");
+  if (const int slots = totalSlots(hosts); size > slots) {
+    // Allowed, or placeRanks would have refused: the implicit local host, or
+    // --oversubscribe. Quiet by default: one line at info level.
+    logger->info("{} ranks on {} slot(s){}: oversubscribed, ranks share cores", size, slots,
+                 hosts.size() == 1 ? " (" + hosts.front().origin + ")" : std::string());
+  }
   // What jobs killed together with their launcher and ranks (SIGKILL) left on this host.
   if (anyLocal) {
     if (int removed = transport::removeStaleJobFiles(transport::kStaleFileAge); removed > 0) {

@@ -66,7 +66,8 @@ std::string notEnoughSlots(int requested, int available, const std::string& prog
                 "  2. The --host command line parameter, via a \":N\" suffix on the\n"
                 "     hostname (N defaults to 1 if not provided)\n"
                 "  3. If none of a hostfile or the --host command line parameter is\n"
-                "     present, zmpirun defaults to the number of processor cores\n\n"
+                "     present, zmpirun defaults to the number of processor cores (and\n"
+                "     runs more ranks than that anyway, unless --nooversubscribe is given)\n\n"
                 "Alternatively, you can use the --oversubscribe option to ignore the\n"
                 "number of available slots when deciding the number of processes to\nlaunch.\n");
 }

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -15,6 +16,11 @@ Usage: zmpirun [options] <program> [program arguments...]
 The first argument that is not an option is the program; it and everything after it are
 passed to the ranks untouched. Open MPI's single-dash spellings (-np 4, -host a,b,
 -hostfile f, -oversubscribe, ...) are accepted too.
+
+Slots: with no -H and no --hostfile the job runs on this machine, one slot per core, and
+more ranks than cores still run (they share the cores; --nooversubscribe refuses them).
+Slots given by -H host:N (N defaults to 1) or a hostfile are a limit: more ranks are
+refused unless --oversubscribe (or OMPI_MCA_rmaps_base_oversubscribe=1, ZMPI_OVERSUBSCRIBE=1).
 
 Hostfile lines look like Open MPI's:  <host> [slots=N] [max_slots=N] [agent_port=N]   # comment
 
@@ -100,7 +106,32 @@ int fail(const std::string& message) {
   return 1;
 }
 
+// An MCA-style boolean from the environment: 1/true/yes/on, 0/false/no/off (any case);
+// unset or empty is nullopt. Anything else is an error naming the variable.
+std::optional<bool> booleanFromEnvironment(const char* name, std::string& error) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  std::string text = value;
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (text == "1" || text == "true" || text == "yes" || text == "on") return true;
+  if (text == "0" || text == "false" || text == "no" || text == "off") return false;
+  error = std::string(name) + "='" + value + "' is not a boolean (1 or 0)";
+  return std::nullopt;
+}
+
 }  // namespace
+
+bool oversubscriptionAllowed(const LaunchOptions& options) {
+  switch (options.oversubscribe) {
+    case Oversubscribe::Allow:
+      return true;
+    case Oversubscribe::Refuse:
+      return false;
+    case Oversubscribe::Default:
+      break;
+  }
+  return options.hosts.empty() && options.hostfile.empty();
+}
 
 std::string versionText() { return std::string("zmpirun (zmpi) ") + ZMPI_VERSION; }
 
@@ -121,7 +152,14 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
   app.add_option("-x", options.exports, "Export VAR (or set VAR=value) in the ranks' environment (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
-  app.add_flag("--oversubscribe", options.oversubscribe, "Allow more ranks than slots");
+  bool oversubscribe = false;
+  bool noOversubscribe = false;
+  app.add_flag("--oversubscribe", oversubscribe,
+               "Allow more ranks than the slots given by -H or --hostfile (also "
+               "OMPI_MCA_rmaps_base_oversubscribe=1 or ZMPI_OVERSUBSCRIBE=1)");
+  app.add_flag("--nooversubscribe", noOversubscribe,
+               "Refuse more ranks than slots also with no host list, where the slots are this "
+               "machine's cores (by default more ranks than cores run)");
   app.add_flag("--tag-output", options.tagOutput, "Prefix each output line with [1,rank]<stdout>: or <stderr>:");
   app.add_option("--timeout", options.timeoutSeconds,
                  "End the job after this many seconds (default: $MPIEXEC_TIMEOUT, else none)")
@@ -161,6 +199,22 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
     return {std::nullopt, fail(error.what())};
   }
   if (split.program.empty()) return {std::nullopt, fail("no program given to run")};
+  if (oversubscribe && noOversubscribe) {
+    return {std::nullopt, fail("--oversubscribe and --nooversubscribe contradict each other")};
+  }
+  if (oversubscribe) {
+    options.oversubscribe = Oversubscribe::Allow;
+  } else if (noOversubscribe) {
+    options.oversubscribe = Oversubscribe::Refuse;
+  } else {
+    // Open MPI's habit of setting MCA parameters in the environment, and zmpi's own name.
+    for (const char* name : {"OMPI_MCA_rmaps_base_oversubscribe", "ZMPI_OVERSUBSCRIBE"}) {
+      std::string error;
+      const std::optional<bool> value = booleanFromEnvironment(name, error);
+      if (!error.empty()) return {std::nullopt, fail(error)};
+      if (value.value_or(false)) options.oversubscribe = Oversubscribe::Allow;
+    }
+  }
   if (stdinTarget == "none") {
     options.stdinRank = -1;
   } else {

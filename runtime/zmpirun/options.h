@@ -7,12 +7,19 @@
 
 namespace zmpi::runtime {
 
+// What the user said about running more ranks than slots.
+enum class Oversubscribe {
+  Default,  // allowed on the implicit local host (no -H, no --hostfile), refused on explicit slots
+  Allow,    // --oversubscribe, OMPI_MCA_rmaps_base_oversubscribe=1, ZMPI_OVERSUBSCRIBE=1
+  Refuse,   // --nooversubscribe: refused everywhere, the implicit local host included
+};
+
 struct LaunchOptions {
   int np = 0;                      // 0: one rank per slot
   std::vector<std::string> hosts;  // -H values as given ("a:2,b")
   std::string hostfile;
   std::vector<std::string> exports;  // -x values as given ("VAR" or "VAR=value")
-  bool oversubscribe = false;
+  Oversubscribe oversubscribe = Oversubscribe::Default;
   bool tagOutput = false;
   int timeoutSeconds = 0;        // 0: none
   std::string workingDirectory;  // empty: zmpirun's own
@@ -31,6 +38,12 @@ struct ParseResult {
 // Parses argv. Messages (help, version, errors) are printed here. `environmentTimeout` is
 // MPIEXEC_TIMEOUT's value if set, the default for --timeout as with Open MPI.
 ParseResult parseCommandLine(int argc, const char* const* argv, const char* environmentTimeout);
+
+// Whether more ranks than slots may run. With no host information the local host's slots
+// are its cores, but more ranks than that run anyway (as MPICH's mpiexec does: `zmpirun
+// -np 4 ./prog` just works on a 2-core machine); slots given by -H or a hostfile are a
+// limit (Open MPI's rule) unless --oversubscribe. --nooversubscribe makes both strict.
+bool oversubscriptionAllowed(const LaunchOptions& options);
 
 // The version line, "zmpirun (zmpi) 0.1.0".
 std::string versionText();

@@ -17,7 +17,7 @@ pass() { echo "ok: $*"; }
 run() {
   local name=$1
   shift
-  if "$ZMPIRUN" --oversubscribe "$@" >"$WORK/$name" 2>&1 </dev/null; then pass "$name"; else
+  if "$ZMPIRUN" "$@" >"$WORK/$name" 2>&1 </dev/null; then pass "$name"; else
     fail "$name exited $?: $(tail -20 "$WORK/$name")"; fi
 }
 expect() {

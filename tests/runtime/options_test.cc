@@ -2,6 +2,7 @@
 #include "runtime/zmpirun/options.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 using namespace zmpi::runtime;
 
@@ -16,7 +17,7 @@ TEST_CASE("options: Open MPI's single-dash spellings") {
   const auto result = parse({"-np", "4", "-oversubscribe", "-tag-output", "-host", "a:2,b", "prog"});
   REQUIRE(result.options);
   CHECK(result.options->np == 4);
-  CHECK(result.options->oversubscribe);
+  CHECK(result.options->oversubscribe == Oversubscribe::Allow);
   CHECK(result.options->tagOutput);
   CHECK(result.options->hosts == std::vector<std::string>{"a:2,b"});
   CHECK(result.options->program == "prog");
@@ -73,4 +74,64 @@ TEST_CASE("options: --stdin picks the rank or none") {
   CHECK(parse({"p"}).options->stdinRank == 0);
   CHECK(parse({"--stdin", "2", "p"}).options->stdinRank == 2);
   CHECK(parse({"--stdin", "none", "p"}).options->stdinRank == -1);
+}
+
+namespace {
+// Sets an environment variable for one scope.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
+  ~ScopedVariable() { ::unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+}  // namespace
+
+TEST_CASE("options: oversubscription is allowed on the implicit local host only") {
+  const auto implicit = parse({"-np", "64", "p"});
+  REQUIRE(implicit.options);
+  CHECK(implicit.options->oversubscribe == Oversubscribe::Default);
+  CHECK(oversubscriptionAllowed(*implicit.options));
+  CHECK_FALSE(oversubscriptionAllowed(*parse({"-np", "4", "-H", "localhost:2", "p"}).options));
+  CHECK_FALSE(oversubscriptionAllowed(*parse({"-np", "4", "-H", "localhost", "p"}).options));
+  CHECK_FALSE(oversubscriptionAllowed(*parse({"-np", "4", "--hostfile", "f", "p"}).options));
+  CHECK(oversubscriptionAllowed(*parse({"-np", "4", "-H", "localhost:2", "--oversubscribe", "p"}).options));
+  CHECK(oversubscriptionAllowed(*parse({"-np", "4", "--hostfile", "f", "-oversubscribe", "p"}).options));
+}
+
+TEST_CASE("options: --nooversubscribe makes the implicit local host strict") {
+  const auto strict = parse({"-np", "4", "--nooversubscribe", "p"});
+  REQUIRE(strict.options);
+  CHECK(strict.options->oversubscribe == Oversubscribe::Refuse);
+  CHECK_FALSE(oversubscriptionAllowed(*strict.options));
+  CHECK_FALSE(oversubscriptionAllowed(*parse({"-nooversubscribe", "-H", "a:2", "p"}).options));
+  CHECK(parse({"--oversubscribe", "--nooversubscribe", "p"}).exitCode != 0);
+}
+
+TEST_CASE("options: OMPI_MCA_rmaps_base_oversubscribe and ZMPI_OVERSUBSCRIBE act as --oversubscribe") {
+  for (const char* name : {"OMPI_MCA_rmaps_base_oversubscribe", "ZMPI_OVERSUBSCRIBE"}) {
+    CAPTURE(name);
+    {
+      ScopedVariable set(name, "1");
+      const auto result = parse({"-H", "localhost:2", "-np", "4", "p"});
+      REQUIRE(result.options);
+      CHECK(result.options->oversubscribe == Oversubscribe::Allow);
+      CHECK(oversubscriptionAllowed(*result.options));
+      // The command line wins over the environment.
+      CHECK_FALSE(oversubscriptionAllowed(*parse({"--nooversubscribe", "-np", "4", "p"}).options));
+    }
+    {
+      ScopedVariable set(name, "true");
+      CHECK(parse({"-H", "a", "p"}).options->oversubscribe == Oversubscribe::Allow);
+    }
+    {
+      ScopedVariable set(name, "0");
+      CHECK(parse({"-H", "a", "p"}).options->oversubscribe == Oversubscribe::Default);
+    }
+    {
+      ScopedVariable set(name, "maybe");
+      CHECK(parse({"-H", "a", "p"}).exitCode != 0);
+    }
+  }
 }

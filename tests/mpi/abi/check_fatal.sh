@@ -11,7 +11,7 @@ trap 'rm -f "$err"' EXIT
 if [[ $mode == byhand ]]; then
   "$here/../run_by_hand.sh" "$np" "$program" all 2>"$err"
 else
-  "$4" -np "$np" --oversubscribe "$program" one 2>"$err"
+  "$4" -np "$np" "$program" one 2>"$err"
 fi
 status=$?
 cat "$err"

@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 
 for np in 1 2 4 8; do
   target=$((np / 2))
-  run_job "abort$np" --oversubscribe -np "$np" "$FAKE_RANK" abort 7 "$target"
+  run_job "abort$np" -np "$np" "$FAKE_RANK" abort 7 "$target"
   ended=$(now_ms)
   expect_rc "abort$np" 7
   expect_text "abort$np" err "MPI_ABORT was invoked on rank $target in communicator MPI_COMM_WORLD"

@@ -18,6 +18,7 @@ expect_text version out "zmpirun (zmpi)"
 run_job help --help
 expect_rc help 0
 expect_text help out "--oversubscribe"
+expect_text help out "--nooversubscribe"
 expect_text help out "--hostfile"
 
 run_job noprogram -np 2

@@ -4,14 +4,14 @@
 source "$(dirname "$0")/lib.sh"
 
 for np in 1 2 4 8; do
-  run_job "ok$np" --oversubscribe -np "$np" "$FAKE_RANK" ok
+  run_job "ok$np" -np "$np" "$FAKE_RANK" ok
   expect_rc "ok$np" 0
   expect_lines "ok$np" out "of $np" "$np"
 done
 
 for np in 2 4 8; do
   last=$((np - 1))
-  run_job "exit$np" --oversubscribe -np "$np" "$FAKE_RANK" exit 3 "$last"
+  run_job "exit$np" -np "$np" "$FAKE_RANK" exit 3 "$last"
   expect_rc "exit$np" 3
   expect_text "exit$np" err "Process rank: $last"
   expect_text "exit$np" err "Exit code:    3"

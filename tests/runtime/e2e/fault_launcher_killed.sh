@@ -11,7 +11,7 @@ AGE_S=5  # transport::kStaleFileAge
 
 for np in 2 4; do
   name="launcher$np"
-  start_job "$name" --oversubscribe -np "$np" "$FAULT_RANK" shm
+  start_job "$name" -np "$np" "$FAULT_RANK" shm
   if ! wait_for "$name" out '^ready ' "$np"; then
     abandon_job "$name"
     expect_no_leftovers "$name"

@@ -10,7 +10,7 @@ for mode in recv coll finalize; do
   for np in 2 4; do
     name="$mode$np"
     # debug: zmpirun logs "rank 1 is finalizing" once rank 1 is inside MPI_Finalize.
-    ZMPI_LOG_LEVEL=debug start_job "$name" --oversubscribe -np "$np" "$FAULT_RANK" "$mode"
+    ZMPI_LOG_LEVEL=debug start_job "$name" -np "$np" "$FAULT_RANK" "$mode"
     if ! wait_for "$name" out '^ready ' "$np" || { [[ $mode == finalize ]] && ! wait_for "$name" err 'rank 1 is finalizing' 1; }; then
       abandon_job "$name"
       expect_no_leftovers "$name"

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 for np in 2 4; do
   for victim in 0 1; do
     name="shm$np-$victim"
-    start_job "$name" --oversubscribe -np "$np" "$FAULT_RANK" shm
+    start_job "$name" -np "$np" "$FAULT_RANK" shm
     if ! wait_for "$name" out '^ready ' "$np"; then
       abandon_job "$name"
       continue

@@ -23,7 +23,7 @@ expect_text never2 err "process rank 1 on node $(hostname) is running but never 
 expect_no_leftovers never2
 
 started=$(now_ms)
-run_job never4 --oversubscribe -np 4 "$FAULT_RANK" never 1,3
+run_job never4 -np 4 "$FAULT_RANK" never 1,3
 expect_ended_in never4 "$started"
 expect_rc never4 1
 expect_text never4 err "process ranks 1 on node $(hostname), 3 on node $(hostname) are running but never called"

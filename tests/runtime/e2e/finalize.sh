@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 
 for np in 2 4; do
-  run_job "nofinalize$np" --oversubscribe -np "$np" "$FAKE_RANK" nofinalize 1
+  run_job "nofinalize$np" -np "$np" "$FAKE_RANK" nofinalize 1
   expect_rc "nofinalize$np" 1
   expect_text "nofinalize$np" err "process rank 1 with PID"
   expect_text "nofinalize$np" err "node $(hostname) exiting improperly"

@@ -7,7 +7,7 @@ export FAKE_RANK_GRANDCHILD=1
 
 for np in 2 4 8; do
   started=$(now_ms)
-  run_job "killed$np" --oversubscribe -np "$np" "$FAKE_RANK" crash 1
+  run_job "killed$np" -np "$np" "$FAKE_RANK" crash 1
   ended=$(now_ms)
   expect_rc "killed$np" 137
   expect_text "killed$np" err "process rank 1 with PID"

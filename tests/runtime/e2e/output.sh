@@ -12,7 +12,7 @@ expect_lines tagged err "[1,0]<stderr>:e0" 1
 expect_lines tagged err "[1,1]<stderr>:e1" 1
 
 started=$(now_ms)
-run_job lines -np 4 --oversubscribe "$FAKE_RANK" lines 3000
+run_job lines -np 4 "$FAKE_RANK" lines 3000
 ended=$(now_ms)
 expect_rc lines 0
 if "$FAKE_RANK" verify-lines 4 3000 <"$WORK/lines.out" >"$WORK/verify.out" 2>&1; then
@@ -22,7 +22,7 @@ else
 fi
 
 seq 1 200000 >"$WORK/input"
-STDIN_FILE="$WORK/input" run_job stdin -np 3 --oversubscribe "$FAKE_RANK" stdin
+STDIN_FILE="$WORK/input" run_job stdin -np 3 "$FAKE_RANK" stdin
 expect_rc stdin 0
 expect_text stdin out "rank 0 read 200000 lines, last '200000'"
 expect_text stdin out "rank 1 stdin empty"

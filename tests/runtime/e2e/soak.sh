@@ -27,7 +27,7 @@ for ((job = 1; job <= JOBS; job++)); do
   name="soak$job"
   if ((job <= 3 || job > JOBS - 3)); then
     hold="$WORK/$name.hold"
-    start_job "$name" --oversubscribe --timeout 60 -np "$np" "$FAULT_RANK" traffic "$hold"
+    start_job "$name" --timeout 60 -np "$np" "$FAULT_RANK" traffic "$hold"
     if wait_for "$name" out '^ready ' "$np"; then
       fds=$(ls "/proc/$JOB_PID/fd" | wc -l)
       if ((job <= 3)); then first_fds[$np]=$fds; else last_fds[$np]=$fds; fi
@@ -36,7 +36,7 @@ for ((job = 1; job <= JOBS; job++)); do
     wait "$JOB_PID"
     RC=$?
   else
-    run_job "$name" --oversubscribe --timeout 60 -np "$np" "$FAULT_RANK" traffic
+    run_job "$name" --timeout 60 -np "$np" "$FAULT_RANK" traffic
   fi
   if ((RC != 0)) || ! grep -qx "traffic ok $np" "$WORK/$name.out"; then
     fail "job $job (np $np) exits $RC"

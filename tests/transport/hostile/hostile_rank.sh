@@ -41,7 +41,7 @@ wait_until() {
 
 export ZMPI_LOG_LEVEL=debug
 if [[ $mode == launched ]]; then
-  "$ZMPIRUN" -np 3 --oversubscribe --timeout 150 "$TARGET" "$go" "$limit_kib" >"$out" 2>"$err" &
+  "$ZMPIRUN" -np 3 --timeout 150 "$TARGET" "$go" "$limit_kib" >"$out" 2>"$err" &
   pids+=($!)
 else
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
