@@ -33,6 +33,11 @@ inline constexpr size_t kMaxOutputChunk = 64 * 1024;
 // Output an agent may send before the launcher grants more credit; the launcher grants
 // credit for what it has written out, in steps of a quarter window.
 inline constexpr int64_t kOutputCreditWindow = 4 << 20;
+// zmpirun's stdin for a remote rank: pieces of at most kMaxInputChunk, and at most
+// kInputWindow bytes sent and not yet written to the rank's pipe (InputCredit): that is
+// all an agent ever holds of it.
+inline constexpr size_t kMaxInputChunk = 64 * 1024;
+inline constexpr uint64_t kInputWindow = 1 << 20;
 
 // A message that is malformed, unauthenticated or out of place; what() says which.
 class AgentProtocolError : public std::runtime_error {

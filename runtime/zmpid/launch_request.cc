@@ -128,10 +128,12 @@ std::vector<RankSpawn> planLaunch(const proto::Launch& launch, const AgentContex
   }
   std::set<int> seen;
   std::vector<RankSpawn> plan;
+  int stdinRanks = 0;
   for (const proto::RankSpec& spec : launch.ranks()) {
     if (spec.rank() < 0 || spec.rank() >= (1 << 24) || !seen.insert(spec.rank()).second) {
       throw RequestError("rank " + std::to_string(spec.rank()) + " is out of range or given twice");
     }
+    if (spec.receives_stdin() && ++stdinRanks > 1) throw RequestError("more than one rank receives stdin");
     plan.push_back(planRank(spec, context, limits));
   }
   return plan;

@@ -36,9 +36,9 @@ struct AgentContext {
   std::string hostName;                            // for messages
 };
 
-// Checks the Launch's fields (sizes, names, ranges, the bind address being one of this
-// host's) and resolves each rank: environment merged over the agent's, program found with
-// that PATH, working directory checked. Throws RequestError naming the field or rank.
+// Checks the Launch's fields (sizes, names, ranges, at most one rank receiving stdin, the
+// bind address being one of this host's) and resolves each rank: environment merged over the agent's, program found
+// with that PATH, working directory checked. Throws RequestError naming the field or rank.
 std::vector<RankSpawn> planLaunch(const proto::Launch& launch, const AgentContext& context,
                                   const LaunchLimits& limits = {});
 

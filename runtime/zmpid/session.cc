@@ -38,7 +38,11 @@ Session::Session(std::string sessionId, std::string routingId, const proto::Laun
       heartbeatTimeout_(launch.heartbeat_timeout_ms()),
       killGrace_(launch.kill_grace_ms()),
       lastHeard_(Clock::now()),
-      nextBeat_(Clock::now() + heartbeatInterval_) {}
+      nextBeat_(Clock::now() + heartbeatInterval_) {
+  for (const proto::RankSpec& spec : launch.ranks()) {
+    if (spec.receives_stdin()) stdinRank_ = spec.rank();  // planLaunch allows one at most
+  }
+}
 
 Session::~Session() {
   // Normally done() by now; if the agent itself is failing, no rank may outlive it.
@@ -53,7 +57,15 @@ std::vector<pid_t> Session::start(const std::vector<RankSpawn>& ranks) {
   std::vector<pid_t> pids;
   for (const RankSpawn& spawn : ranks) {
     try {
-      pids.push_back(group_.spawn(spawn));
+      if (spawn.rank == stdinRank_) {
+        Pipe input = makePipe();
+        RankSpawn withInput = spawn;
+        withInput.stdinFd = input.read.get();
+        pids.push_back(group_.spawn(withInput));
+        input_ = InputSink(spawn.rank, std::move(input.write));
+      } else {
+        pids.push_back(group_.spawn(spawn));
+      }
     } catch (const SpawnError& error) {
       group_.signalAll(SIGKILL);  // all or nothing: the destructor reaps them
       done_ = true;
@@ -83,6 +95,12 @@ void Session::onMessage(const proto::AgentMessage& message) {
       credit_ = std::min<int64_t>(kOutputCreditWindow, credit_ + static_cast<int64_t>(std::min<uint64_t>(
                                                                      message.credit().bytes(), kOutputCreditWindow)));
       break;
+    case proto::AgentMessage::kInput:
+      if (const std::string why = input_.accept(message.input()); !why.empty()) {
+        log::get("runtime")->warn("job {}: {}; the rank's stdin is closed", jobId_, why);
+      }
+      sendInputCredit();
+      break;
     case proto::AgentMessage::kFinish:
       finishAsked_ = true;
       if (group_.anyRunning()) group_.signalAll(SIGKILL);  // the launcher is done with them
@@ -97,9 +115,22 @@ void Session::shutdown() { endRanks("zmpid is stopping"); }
 
 void Session::prepare(PollSet& set) {
   if (credit_ > 0) group_.prepare(set);  // no credit: the pipes fill up and the ranks wait
+  input_.prepare(set);
 }
 
-void Session::handle(const PollSet& set) { group_.handleOutput(set, *this); }
+void Session::handle(const PollSet& set) {
+  group_.handleOutput(set, *this);
+  input_.handle(set);
+  sendInputCredit();
+}
+
+void Session::sendInputCredit() {
+  std::optional<proto::InputCredit> credit = input_.takeCredit();
+  if (!credit || launcherGone_) return;
+  proto::AgentMessage message;
+  *message.mutable_input_credit() = std::move(*credit);
+  send_(std::move(message));
+}
 
 void Session::reapExited() { group_.reapExited(*this); }
 
@@ -124,6 +155,7 @@ void Session::onOutputClosed(int rank, Stream stream) {
 
 void Session::onExit(int rank, pid_t pid, const ExitStatus& status) {
   log::get("runtime")->info("job {}: rank {} (pid {}) ended with {}", jobId_, rank, pid, status.describe());
+  if (rank == stdinRank_) input_.close();  // the launcher stops reading its stdin on the exit itself
   if (launcherGone_) return;
   proto::AgentMessage message;
   auto* exited = message.mutable_exited();
@@ -163,6 +195,7 @@ void Session::tick(Clock::time_point now) {
 }
 
 void Session::complete() {
+  input_.close();
   group_.finish();
   const std::string mark = "ZMPI_JOB_ID=" + jobId_;
   if (int ended = endAdoptedOrphans([&](pid_t pid) { return environmentHas(pid, mark); }); ended > 0) {

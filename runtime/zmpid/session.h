@@ -2,8 +2,10 @@
 // One job on this agent: the ranks a launcher asked for, and the launcher's liveness.
 // The session forwards the ranks' output (within the credit the launcher grants, so a
 // launcher that cannot keep up slows the ranks down instead of growing our memory), their
-// exits, and a heartbeat; it ends the ranks when asked, and by itself when the launcher
-// falls silent for the heartbeat timeout (SIGTERM, then SIGKILL after the kill grace).
+// exits, and a heartbeat; it feeds zmpirun's stdin to the rank that receives it (within
+// the input window, remote_input.h; the other ranks read /dev/null); it ends the ranks
+// when asked, and by itself when the launcher falls silent for the heartbeat timeout
+// (SIGTERM, then SIGKILL after the kill grace).
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -12,6 +14,7 @@
 
 #include "runtime/common/agent_codec.h"
 #include "runtime/common/rank_group.h"
+#include "runtime/common/remote_input.h"
 
 namespace zmpi::runtime {
 
@@ -59,6 +62,8 @@ class Session : private RankEvents {
   void onExit(int rank, pid_t pid, const ExitStatus& status) override;
 
   void endRanks(const char* why);
+  // Tells the launcher what InputSink has written (or that the rank's stdin closed).
+  void sendInputCredit();
   void complete();
 
   std::string sessionId_;
@@ -66,6 +71,8 @@ class Session : private RankEvents {
   std::string jobId_;
   Send send_;
   RankGroup group_;
+  int stdinRank_ = -1;  // the rank of this session that receives zmpirun's stdin, if any
+  InputSink input_;
   std::chrono::milliseconds heartbeatInterval_;
   std::chrono::milliseconds heartbeatTimeout_;
   std::chrono::milliseconds killGrace_;

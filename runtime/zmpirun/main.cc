@@ -88,8 +88,8 @@ std::unique_ptr<Launcher> makeLauncher(const JobNetwork& network, const std::opt
   remote.heartbeatInterval = millisecondsFromEnvironment("ZMPI_HEARTBEAT_MS", remote.heartbeatInterval);
   remote.heartbeatTimeout = millisecondsFromEnvironment("ZMPI_HEARTBEAT_TIMEOUT_MS", remote.heartbeatTimeout);
   remote.killGrace = settings.killGrace;
-  return std::make_unique<CompositeLauncher>(std::move(local),
-                                             std::make_unique<RemoteLauncher>(*secret, network.agents, remote));
+  return std::make_unique<CompositeLauncher>(
+      std::move(local), std::make_unique<RemoteLauncher>(*secret, network.agents, remote, STDIN_FILENO));
 }
 
 int runJob(const LaunchOptions& options) {

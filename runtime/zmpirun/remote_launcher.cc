@@ -1,8 +1,5 @@
 #include "runtime/zmpirun/remote_launcher.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <csignal>
 
@@ -16,19 +13,15 @@ namespace {
 // the others.
 constexpr int kReceiveBatch = 256;
 
-// Whether zmpirun's stdin is a pipe or a non-empty file: input someone meant for rank 0.
-// A terminal or /dev/null is not worth a warning.
-bool stdinHasData() {
-  struct stat info {};
-  if (::fstat(STDIN_FILENO, &info) != 0) return false;
-  return S_ISFIFO(info.st_mode) || S_ISSOCK(info.st_mode) || (S_ISREG(info.st_mode) && info.st_size > 0);
-}
-
 }  // namespace
 
 RemoteLauncher::RemoteLauncher(const Secret& secret, std::map<std::string, AgentTarget> agents,
-                               const RemoteSettings& settings)
-    : secret_(secret), codec_(&secret), settings_(settings), heartbeats_(codec_, settings.heartbeatInterval) {
+                               const RemoteSettings& settings, int stdinSource)
+    : secret_(secret),
+      codec_(&secret),
+      settings_(settings),
+      stdinSource_(stdinSource),
+      heartbeats_(codec_, settings.heartbeatInterval) {
   for (auto& [host, target] : agents) agents_[host].link = std::make_unique<AgentLink>(target, codec_);
 }
 
@@ -66,10 +59,7 @@ proto::Launch RemoteLauncher::launchFor(const Agent& agent, const std::vector<Ra
     for (const auto& entry : rank.environment) spec->add_environment(entry);
     spec->set_working_directory(rank.workingDirectory);
     spec->set_working_directory_required(rank.workingDirectoryRequired);
-    if (rank.receivesStdin && stdinHasData()) {
-      log::get("runtime")->warn("rank {} runs on host '{}': stdin is not forwarded to other hosts (it reads /dev/null)",
-                                rank.rank, target.host);
-    }
+    spec->set_receives_stdin(rank.receivesStdin);
   }
   return launch;
 }
@@ -96,6 +86,18 @@ void RemoteLauncher::start(const std::vector<RankLaunch>& ranks) {
   for (auto& [host, agent] : agents_) heartbeats_.add(agent.link->endpoint(), agent.link->session());
   heartbeats_.start();
   awaitAcceptance();
+  // Every agent runs its ranks: stdin may flow (an agent's first message was its answer,
+  // so its Accepted precedes any credit).
+  for (const RankLaunch& rank : ranks) {
+    if (!rank.receivesStdin) continue;
+    inputHost_ = rank.host;
+    AgentLink& link = *agents_.at(rank.host).link;
+    input_ = InputSender(stdinSource_, rank.rank, [&link](proto::Input&& input) {
+      proto::AgentMessage message;
+      *message.mutable_input() = std::move(input);
+      return link.send(std::move(message));
+    });
+  }
 }
 
 void RemoteLauncher::awaitAcceptance() {
@@ -162,6 +164,7 @@ void RemoteLauncher::prepare(PollSet& set) {
     agent.socketIndex = set.addSocket(agent.link->socket().handle(), ZMQ_POLLIN);
     agent.monitorIndex = set.addSocket(agent.link->monitor().handle(), ZMQ_POLLIN);
   }
+  input_.prepare(set);
 }
 
 void RemoteLauncher::handle(const PollSet& set, LaunchSink& sink) {
@@ -180,6 +183,7 @@ void RemoteLauncher::handle(const PollSet& set, LaunchSink& sink) {
            sink);
     }
   }
+  input_.handle(set);
 }
 
 void RemoteLauncher::receive(Agent& agent, LaunchSink& sink) {
@@ -224,9 +228,13 @@ void RemoteLauncher::deliver(Agent& agent, const proto::AgentMessage& message, L
     case proto::AgentMessage::kExited: {
       const auto& exited = message.exited();
       if (agent.running.erase(exited.rank()) == 0) break;
+      if (exited.rank() == input_.rank()) input_.stop();  // nobody else wants the rest of the input
       sink.onExit(exited.rank(), exited.pid(), ExitStatus{exited.signaled(), exited.value()});
       break;
     }
+    case proto::AgentMessage::kInputCredit:
+      if (agent.link->target().host == inputHost_) input_.onCredit(message.input_credit());
+      break;
     case proto::AgentMessage::kFinished:
       agent.finished = true;
       for (const auto& [rank, stream] : agent.openOutput) sink.onOutputClosed(rank, stream);
@@ -242,6 +250,7 @@ void RemoteLauncher::deliver(Agent& agent, const proto::AgentMessage& message, L
 
 void RemoteLauncher::lose(Agent& agent, const std::string& why, LaunchSink& sink) {
   agent.lost = true;
+  if (agent.link->target().host == inputHost_) input_.stop();
   const std::vector<int> ranks(agent.running.begin(), agent.running.end());
   agent.running.clear();
   for (const auto& [rank, stream] : agent.openOutput) sink.onOutputClosed(rank, stream);
@@ -284,6 +293,7 @@ bool RemoteLauncher::anyOutputOpen() const {
 }
 
 void RemoteLauncher::finish() {
+  input_.stop();
   for (auto& [host, agent] : agents_) {
     if (!live(agent) || agent.finishSent) continue;
     proto::AgentMessage message;

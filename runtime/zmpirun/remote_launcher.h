@@ -1,7 +1,8 @@
 #pragma once
 // Starts ranks on other hosts through their zmpid agents and follows them like local ones:
 // output and exits arrive as signed messages, signals and the end of the job go back the
-// same way. One AgentLink (and session) per host.
+// same way. One AgentLink (and session) per host. zmpirun's stdin goes to the rank that
+// receives it, through its agent, within the input window (remote_input.h).
 //
 // Start-up is all or nothing per agent and bounded: every agent is asked at once, and
 // start() returns when each has accepted, or throws LaunchError naming the host, address
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "runtime/common/agent_codec.h"
+#include "runtime/common/remote_input.h"
 #include "runtime/zmpirun/agent_link.h"
 #include "runtime/zmpirun/heartbeat_sender.h"
 #include "runtime/zmpirun/launcher.h"
@@ -36,7 +38,9 @@ struct RemoteSettings {
 
 class RemoteLauncher : public Launcher {
  public:
-  RemoteLauncher(const Secret& secret, std::map<std::string, AgentTarget> agents, const RemoteSettings& settings);
+  // `stdinSource`: the descriptor to forward to a remote rank that receives stdin (normally 0).
+  RemoteLauncher(const Secret& secret, std::map<std::string, AgentTarget> agents, const RemoteSettings& settings,
+                 int stdinSource);
   ~RemoteLauncher() override;
 
   void start(const std::vector<RankLaunch>& ranks) override;
@@ -78,6 +82,9 @@ class RemoteLauncher : public Launcher {
   AgentCodec codec_;
   RemoteSettings settings_;
   std::map<std::string, Agent> agents_;  // by host name
+  int stdinSource_;
+  InputSender input_;
+  std::string inputHost_;  // the host of the rank that receives stdin, if remote
   HeartbeatSender heartbeats_;
 };
 

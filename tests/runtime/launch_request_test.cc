@@ -120,6 +120,12 @@ TEST_CASE("launch request: every field is checked before anything runs") {
   launch = validLaunch();
   launch.set_heartbeat_timeout_ms(1500);
   CHECK_THAT(errorOf(launch), Catch::Contains("twice the interval"));
+
+  launch = validLaunch();
+  launch.mutable_ranks(1)->set_receives_stdin(true);
+  CHECK(errorOf(launch) == "accepted");  // one rank gets stdin
+  launch.mutable_ranks(0)->set_receives_stdin(true);
+  CHECK_THAT(errorOf(launch), Catch::Contains("more than one rank receives stdin"));
 }
 
 TEST_CASE("launch request: sizes are bounded") {

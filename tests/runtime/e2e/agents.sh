@@ -73,6 +73,81 @@ expect_rc env 0
 expect_text env out "R=0 H=127.0.0.2 B=127.0.0.2 L=0/2 S=none"
 expect_text env out "R=3 H=127.0.0.3 B=127.0.0.3 L=1/2 S=none"
 
+# stdin goes to rank 0 on its remote host through its agent: a few MiB arrive whole
+# (checksum), lines through a pipe arrive in order, the other ranks read /dev/null.
+head -c $((3 * 1024 * 1024 + 4321)) /dev/urandom >"$WORK/input.bin"
+want=$(md5sum <"$WORK/input.bin" | cut -d' ' -f1)
+empty=$(md5sum </dev/null | cut -d' ' -f1)
+STDIN_FILE="$WORK/input.bin" run_job stdinsum -np 4 --hostfile "$WORK/hosts" \
+  sh -c 'echo "R=$ZMPI_RANK H=$ZMPI_HOST $(md5sum | cut -d" " -f1)"'
+expect_rc stdinsum 0
+expect_text stdinsum out "R=0 H=127.0.0.2 $want"
+for r in 1 2 3; do expect_text stdinsum out "R=$r H=127.0.0.$((2 + r / 2)) $empty"; done
+seq 1 200000 | "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 3 --hostfile "$WORK/hosts" "$FAKE_RANK" stdin \
+  >"$WORK/stdinlines.out" 2>"$WORK/stdinlines.err"
+RC=$?
+expect_rc stdinlines 0
+expect_text stdinlines out "rank 0 read 200000 lines, last '200000'"
+expect_text stdinlines out "rank 1 stdin empty"
+expect_text stdinlines out "rank 2 stdin empty"
+expect_no_leftovers stdinlines
+# --stdin picks another remote rank; empty input is an immediate end of file.
+STDIN_FILE="$WORK/input.bin" run_job stdin3 --stdin 3 -np 4 --hostfile "$WORK/hosts" \
+  sh -c 'echo "R=$ZMPI_RANK $(md5sum | cut -d" " -f1)"'
+expect_text stdin3 out "R=3 $want"
+expect_text stdin3 out "R=0 $empty"
+run_job stdinempty -np 2 --hostfile "$WORK/hosts" sh -c 'echo "R=$ZMPI_RANK $(md5sum | cut -d" " -f1)"'
+expect_text stdinempty out "R=0 $empty"
+
+# Rank 0 exits after three lines while zmpirun still has endless input: the job ends at
+# once (the rest of the input is unwanted), no hang.
+started=$(now_ms)
+yes | timeout 60 "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 2 --hostfile "$WORK/hosts" \
+  sh -c 'if [ "$ZMPI_RANK" = 0 ]; then head -n 3; fi' >"$WORK/stdinearly.out" 2>"$WORK/stdinearly.err"
+RC=${PIPESTATUS[1]}
+elapsed=$(($(now_ms) - started))
+expect_rc stdinearly 0
+expect_lines stdinearly out "y" 3
+if ((elapsed < 10000)); then pass "stdinearly: ended after $elapsed ms"; else fail "stdinearly: took $elapsed ms"; fi
+# The same with a rank 0 that closes its stdin and goes on working: the agent's write
+# fails (EPIPE), zmpirun stops reading, the job ends when the ranks do.
+yes | timeout 60 "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 2 --hostfile "$WORK/hosts" \
+  sh -c 'if [ "$ZMPI_RANK" = 0 ]; then head -c 100000 >/dev/null; exec 0<&-; seq 1 20000 | tail -n 1; fi' \
+  >"$WORK/stdinclosed.out" 2>"$WORK/stdinclosed.err"
+RC=${PIPESTATUS[1]}
+expect_rc stdinclosed 0
+expect_lines stdinclosed out "20000" 1
+expect_no_leftovers stdinclosed
+
+# A rank 0 that never reads while endless input waits: zmpirun and the agent hold at most
+# the input window (1 MiB) of it, not whatever 'yes' can write.
+rss_of() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+yes | "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" hang \
+  >"$WORK/stdinunread.out" 2>"$WORK/stdinunread.err" &
+job=$!
+if wait_for stdinunread out ready 4; then
+  agent_rss=$(rss_of "${AGENT_PID[a]}") launcher_rss=$(rss_of "$job") agent_max=0 launcher_max=0
+  for _ in $(seq 1 20); do # 1 s of endless input on offer
+    ar=$(rss_of "${AGENT_PID[a]}") lr=$(rss_of "$job")
+    ((ar > agent_max)) && agent_max=$ar
+    ((lr > launcher_max)) && launcher_max=$lr
+    sleep 0.05
+  done
+  if ((agent_max - agent_rss < 8192 && launcher_max - launcher_rss < 8192)); then
+    pass "stdinunread: memory bounded (agent ${agent_rss} -> ${agent_max} kB, zmpirun ${launcher_rss} -> ${launcher_max} kB)"
+  else
+    fail "stdinunread: memory grew (agent ${agent_rss} -> ${agent_max} kB, zmpirun ${launcher_rss} -> ${launcher_max} kB)"
+  fi
+else
+  fail "stdinunread: ranks not ready"
+  show stdinunread
+fi
+kill -TERM "$job"
+wait "$job"
+RC=$?
+expect_rc stdinunread 143
+expect_no_leftovers stdinunread
+
 # A real MPI program: tcp between the two hosts, the same-host path within each.
 if [[ -n "${MPI_PROGRAM:-}" ]]; then
   ZMPI_LOG_LEVEL=debug run_job mpi -np 4 --hostfile "$WORK/hosts" "$MPI_PROGRAM"

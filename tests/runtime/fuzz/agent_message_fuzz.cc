@@ -1,5 +1,7 @@
 // Fuzz target for what zmpid does with bytes from the network before running anything:
-// frames -> wire message -> signature check -> AgentMessage -> launch checks.
+// frames -> wire message -> signature check -> AgentMessage -> launch checks, and the
+// stdin pieces (Input) an agent queues for a rank; and on zmpirun's side, the input
+// credit (InputCredit) an agent returns.
 //
 // Input: first byte selects the path, the rest is the material.
 //   even: the rest is a payload, signed here with the harness's secret, so the fuzzer gets
@@ -9,12 +11,15 @@
 // Built with clang and -DZMPI_FUZZ=ON it is a libFuzzer target; otherwise a main() replays
 // the corpus (tests/runtime/fuzz/corpus/agent_message), so CI checks every input found so
 // far on every build.
+#include <fcntl.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "runtime/common/agent_codec.h"
+#include "runtime/common/remote_input.h"
 #include "runtime/zmpid/launch_request.h"
 #include "transport/errors.h"
 #include "transport/frames.h"
@@ -46,6 +51,31 @@ void checkLaunch(const proto::AgentMessage& message) {
   }
 }
 
+// An agent's stdin queue for rank 0 (writing to /dev/null, though nothing is written
+// here): whatever the Input says, the queue stays within the window, and a piece the
+// protocol forbids closes the rank's stdin.
+void checkInput(const proto::AgentMessage& message) {
+  if (!message.has_input()) return;
+  InputSink sink(0, UniqueFd(::open("/dev/null", O_WRONLY | O_CLOEXEC)));
+  for (int i = 0; i < 20 && sink.pipeOpen(); ++i) {
+    const std::string why = sink.accept(message.input());
+    if (sink.queued() > kInputWindow) __builtin_trap();
+    if (!why.empty() && sink.pipeOpen()) __builtin_trap();  // refused, yet the rank still reads
+  }
+  InputSink none;  // no rank of the session receives stdin
+  if (none.accept(message.input()).empty()) __builtin_trap();
+  (void)sink.takeCredit();
+}
+
+// zmpirun's side: an InputCredit never makes more than the window available.
+void checkInputCredit(const proto::AgentMessage& message) {
+  if (!message.has_input_credit()) return;
+  InputSender sender(-1, 0, [](proto::Input&&) { return true; });
+  sender.onCredit(message.input_credit());
+  if (sender.inFlight() != 0) __builtin_trap();
+  if (message.input_credit().closed() && sender.active()) __builtin_trap();
+}
+
 void signedPath(const uint8_t* data, size_t size) {
   AgentCodec codec(&secret());
   zmpi::transport::WireMessage wire;
@@ -60,6 +90,8 @@ void signedPath(const uint8_t* data, size_t size) {
     const OpenedMessage opened = codec.open(sealed);
     if (!opened.authenticated) __builtin_trap();
     checkLaunch(opened.message);
+    checkInput(opened.message);
+    checkInputCredit(opened.message);
   }
   try {
     codec.open(wire);  // unsigned envelope: must never verify
