@@ -22,6 +22,9 @@ more ranks than cores still run (they share the cores; --nooversubscribe refuses
 Slots given by -H host:N (N defaults to 1) or a hostfile are a limit: more ranks are
 refused unless --oversubscribe (or OMPI_MCA_rmaps_base_oversubscribe=1, ZMPI_OVERSUBSCRIBE=1).
 
+zmpirun's stdin goes to rank 0 (--stdin R for another), also when that rank runs on
+another host; the other ranks read /dev/null.
+
 Hostfile lines look like Open MPI's:  <host> [slots=N] [max_slots=N] [agent_port=N]   # comment
 
 Hosts other than this machine are reached through their zmpid agent (default port 7117);

@@ -19,6 +19,7 @@ run_job help --help
 expect_rc help 0
 expect_text help out "--oversubscribe"
 expect_text help out "--nooversubscribe"
+expect_text help out "stdin goes to rank 0"
 expect_text help out "--hostfile"
 
 run_job noprogram -np 2
