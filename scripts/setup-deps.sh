@@ -14,7 +14,8 @@ packages=(
   nlohmann-json3-dev
   iproute2 procps psmisc       # netns multi-host test, process checks
   docker-compose               # only to validate docker/docker-compose.yml, no engine
-  clang libclang-rt-14-dev     # libFuzzer targets
+  clang libclang-rt-14-dev     # libFuzzer targets, the ASan+UBSan build
+  clang-tidy cppcheck          # scripts/lint.sh
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(mpich libmpich-dev gnuplot-nox hyperfine)

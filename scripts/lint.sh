@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Static analysis of every zmpi source: clang-tidy (config: .clang-tidy and the lighter
+# tests/.clang-tidy) and cppcheck (config: .cppcheck-suppressions, .cppcheck-mpi.cfg), both
+# over the compile commands of a build.
+#   scripts/lint.sh [BUILD_DIR]     default build/; needs BUILD_DIR/compile_commands.json
+# Checked: every .c/.cc file of the repository that the build compiles, and the project
+# headers they include. Not checked: generated code (build/**/*.pb.{h,cc}, the ABI stubs
+# build/mpi/generated_stubs.cc) and system headers.
+# Each tool runs over the files ZMPI_JOBS at a time (default 2). Exits non-zero if either
+# tool reports anything; the findings are printed as file:line: warning: ... [check].
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$PWD
+build=$(realpath -m "${1:-build}")
+jobs=${ZMPI_JOBS:-2}
+db=$build/compile_commands.json
+[[ -f "$db" ]] || { echo "lint: $db not found (configure with cmake first)" >&2; exit 2; }
+for tool in clang-tidy cppcheck; do
+  command -v "$tool" >/dev/null || { echo "lint: $tool not installed (scripts/setup-deps.sh)" >&2; exit 2; }
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The sources to check: the database's entries inside the repository and outside the build
+# tree, each file once (a file compiled into several targets has the same flags in each).
+python3 - "$db" "$root" "$build" "$work" <<'EOF' || exit 2
+import json, os, sys
+db, root, build, work = sys.argv[1:]
+seen, keep = set(), []
+for entry in json.load(open(db)):
+    f = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
+    if not f.startswith(root + "/") or f.startswith(build + "/") or f in seen:
+        continue
+    seen.add(f)
+    keep.append(entry)
+json.dump(keep, open(os.path.join(work, "compile_commands.json"), "w"), indent=1)
+with open(os.path.join(work, "files"), "w") as out:
+    out.writelines(f + "\n" for f in sorted(seen, key=os.path.getsize, reverse=True))
+EOF
+nfiles=$(wc -l <"$work/files")
+
+# The generated protobuf headers must exist before anything that includes them is parsed.
+if [[ -f "$build/build.ninja" ]]; then
+  mapfile -t generated < <(ninja -C "$build" -t targets all | sed -n 's/^\([^:]*\.pb\.h\): .*/\1/p')
+  ((${#generated[@]} == 0)) || ninja -C "$build" "${generated[@]}" >/dev/null ||
+    { echo "lint: generating ${generated[*]} failed" >&2; exit 2; }
+fi
+
+status=0
+# ZMPI_LINT_TOOLS picks the tools (default both), e.g. ZMPI_LINT_TOOLS=cppcheck.
+tools=${ZMPI_LINT_TOOLS:-clang-tidy cppcheck}
+
+if [[ " $tools " == *" clang-tidy "* ]]; then
+  start=$SECONDS
+  # One process per file (largest first, so the -j slots end together), each writing its
+  # own report (a failure without a finding, e.g. a crash, is reported with its stderr);
+  # -Wno-unknown-warning-option because the database may be gcc's.
+  export work
+  mkdir -p "$work/tidy" "$work/stderr"
+  xargs -P "$jobs" -I{} sh -c 'name=$(echo "$1" | tr / _); out="$work/tidy/$name" err="$work/stderr/$name"
+    clang-tidy --quiet -p "$work" --extra-arg=-Wno-unknown-warning-option "$1" >"$out" 2>"$err"
+    rc=$?; if [ $rc -ne 0 ] && [ ! -s "$out" ]; then { echo "clang-tidy exit status $rc on $1"; cat "$err"; } >"$out"; fi' \
+    sh {} <"$work/files"
+  # A finding in a header is reported by every file that includes it: print each once
+  # (a finding is its "file:line:col: warning|error:" line and the notes up to the next).
+  awk '/^\/.*: (warning|error): |^clang-tidy exit status/ { show = !seen[$0]++; if (show) n++ }
+       show { print }
+       END { if (n) printf "lint: clang-tidy: %d finding(s)\n", n }' "$work"/tidy/* >"$work/tidy.out"
+  cat "$work/tidy.out"
+  grep -q '' "$work/tidy.out" && status=1
+  echo "lint: clang-tidy checked ${nfiles} files in $((SECONDS - start)) s"
+fi
+
+if [[ " $tools " == *" cppcheck "* ]]; then
+  start=$SECONDS
+  mkdir -p "$build/cppcheck"
+  # warning, performance and portability classes (style is clang-format's and clang-tidy's);
+  # any finding is an error. Suppressions only in .cppcheck-suppressions or inline
+  # (// cppcheck-suppress id) with a reason.
+  if ! cppcheck --project="$work/compile_commands.json" -j "$jobs" --quiet --inline-suppr \
+    --enable=warning,performance,portability --library=posix --library="$root/.cppcheck-mpi.cfg" \
+    --suppressions-list="$root/.cppcheck-suppressions" --error-exitcode=1 \
+    --template='{file}:{line}: {severity}: {message} [{id}]' \
+    --cppcheck-build-dir="$build/cppcheck" 2>&1; then
+    echo "lint: cppcheck reported findings"
+    status=1
+  fi
+  echo "lint: cppcheck checked ${nfiles} files in $((SECONDS - start)) s"
+fi
+exit $status
