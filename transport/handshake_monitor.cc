@@ -27,7 +27,8 @@ const char* describe(uint16_t event) {
 
 }  // namespace
 
-HandshakeMonitor::HandshakeMonitor(Socket& socket) : events_(zmq::socket_type::pair) {
+HandshakeMonitor::HandshakeMonitor(Socket& socket, std::string label)
+    : events_(zmq::socket_type::pair), label_(std::move(label)) {
   const std::string endpoint = uniqueInprocName("handshake-monitor");
   checked("monitor", endpoint, [&] {
     if (zmq_socket_monitor(socket.raw().handle(), endpoint.c_str(), kRefusals) != 0) throw zmq::error_t();
@@ -44,7 +45,7 @@ void HandshakeMonitor::drain() {
     std::memcpy(&event, frames[0].data(), sizeof event);
     const uint64_t n = refused_.fetch_add(1) + 1;
     log::get("transport")
-        ->log(log::rejectLevel(n), "refused a connection on {} ({} so far): {}", frames[1].to_string(), n,
+        ->log(log::rejectLevel(n), "{}refused a connection on {} ({} so far): {}", label_, frames[1].to_string(), n,
               describe(event));
   }
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Logs the connections a server socket refused during zmq's handshake (a stranger without
-// the job's CURVE keys, a plain or garbled peer): they never deliver a frame, so without
+// the job's credentials, a plain or garbled peer): they never deliver a frame, so without
 // this nothing would record them. A zmq socket monitor (inproc PAIR) polled by the
 // socket's owner next to the socket itself; logging is rate-limited (log::rejectLevel).
 #include <atomic>
@@ -13,8 +13,8 @@ namespace zmpi::transport {
 
 class HandshakeMonitor {
  public:
-  // Call before `socket` binds, from the thread that will poll it.
-  explicit HandshakeMonitor(Socket& socket);
+  // Call before `socket` binds. `label` prefixes each log line (e.g. "rendezvous: ").
+  explicit HandshakeMonitor(Socket& socket, std::string label = {});
   HandshakeMonitor(const HandshakeMonitor&) = delete;
   HandshakeMonitor& operator=(const HandshakeMonitor&) = delete;
 
@@ -26,6 +26,7 @@ class HandshakeMonitor {
 
  private:
   Socket events_;
+  std::string label_;
   std::atomic<uint64_t> refused_{0};
 };
 

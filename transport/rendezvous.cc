@@ -12,10 +12,10 @@
 namespace zmpi::transport {
 namespace {
 
-SocketOptions clientOptions(int participants, std::shared_ptr<const CurveKeys> curve) {
+SocketOptions clientOptions(int participants, std::shared_ptr<const LinkKeys> linkKeys) {
   SocketOptions options;
   options.maxMessageSize = rendezvousClientMaxFrame(participants);
-  options.curve = std::move(curve);
+  options.linkKeys = std::move(linkKeys);
   return options;
 }
 
@@ -30,17 +30,18 @@ void sendTo(Socket& router, const std::string& identity, const WireHeader& heade
 
 RendezvousServer::RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
                                    std::chrono::milliseconds startupTimeout, EventHandler onEvent, JoinHandler onJoin,
-                                   std::shared_ptr<const CurveKeys> curve)
+                                   std::shared_ptr<const LinkKeys> linkKeys)
     : jobHash_(jobHash),
       participants_(participants),
       startupTimeout_(startupTimeout),
       onEvent_(std::move(onEvent)),
       onJoin_(std::move(onJoin)) {
   SocketOptions options;
-  options.maxMessageSize = rendezvousServerMaxFrame();
-  options.curve = std::move(curve);
-  options.curveServer = true;  // hellos are small; zmq refuses more before allocating
+  options.maxMessageSize = rendezvousServerMaxFrame();  // hellos are small; zmq refuses more before allocating
+  options.linkKeys = std::move(linkKeys);
+  options.linkServer = true;
   Socket router(zmq::socket_type::router, options);
+  monitor_ = std::make_unique<HandshakeMonitor>(router, "rendezvous: ");
   endpoint_ = router.bind(endpoint);
   service_.start([this, r = std::move(router)](Socket control) mutable { serve(std::move(r), std::move(control)); });
 }
@@ -72,7 +73,8 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
   std::string startupError;  // set once the start-up deadline passed first
   const auto deadline = std::chrono::steady_clock::now() + startupTimeout_;
   for (;;) {
-    zmq::pollitem_t items[] = {{router.raw().handle(), 0, ZMQ_POLLIN, 0}, {control.raw().handle(), 0, ZMQ_POLLIN, 0}};
+    zmq::pollitem_t items[] = {
+        {router.raw().handle(), 0, ZMQ_POLLIN, 0}, {control.raw().handle(), 0, ZMQ_POLLIN, 0}, monitor_->pollItem()};
     auto wait = std::chrono::milliseconds(-1);
     const bool settled = tableSent || !startupError.empty();
     if (!settled) {
@@ -80,8 +82,9 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
           std::max(std::chrono::milliseconds(0),
                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
     }
-    checked("poll rendezvous on", endpoint_, [&] { return zmq::poll(items, 2, wait); });
+    checked("poll rendezvous on", endpoint_, [&] { return zmq::poll(items, 3, wait); });
     if (items[1].revents & ZMQ_POLLIN) return;
+    if (items[2].revents & ZMQ_POLLIN) monitor_->drain();
     if (!(items[0].revents & ZMQ_POLLIN)) {
       if (!settled && std::chrono::steady_clock::now() >= deadline) {
         std::string missing;
@@ -152,12 +155,12 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
 }
 
 RendezvousClient::RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant,
-                                   int participants, std::shared_ptr<const CurveKeys> curve)
+                                   int participants, std::shared_ptr<const LinkKeys> linkKeys)
     : server_(serverEndpoint),
       jobHash_(jobHash),
       participant_(participant),
       participants_(participants),
-      socket_(zmq::socket_type::dealer, clientOptions(participants, std::move(curve))) {
+      socket_(zmq::socket_type::dealer, clientOptions(participants, std::move(linkKeys))) {
   socket_.connect(server_);
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "transport/handshake_monitor.h"
 #include "transport/rendezvous_codec.h"
 #include "transport/service_thread.h"
 #include "transport/socket.h"
@@ -34,7 +35,7 @@ class RendezvousServer {
   // `startupTimeout`, those that did get an error reply naming the missing indices.
   RendezvousServer(const std::string& endpoint, uint64_t jobHash, int participants,
                    std::chrono::milliseconds startupTimeout, EventHandler onEvent = {}, JoinHandler onJoin = {},
-                   std::shared_ptr<const CurveKeys> curve = {});
+                   std::shared_ptr<const LinkKeys> linkKeys = {});
   ~RendezvousServer();
   RendezvousServer(const RendezvousServer&) = delete;
   RendezvousServer& operator=(const RendezvousServer&) = delete;
@@ -42,6 +43,9 @@ class RendezvousServer {
   const std::string& endpoint() const { return endpoint_; }
   // Messages rejected as malformed or not fitting this job (logged, never fatal).
   uint64_t rejectedCount() const { return rejected_.load(); }
+  // Connections refused in zmq's handshake (without the job's credentials, or not ZMTP
+  // at all): they never deliver a message, so only this counts and logs them.
+  uint64_t refusedConnections() const { return monitor_->refusedCount(); }
   // Stops through an explicit shutdown message on an inproc socket (transport rule 4).
   void stop();
 
@@ -57,15 +61,17 @@ class RendezvousServer {
   EventHandler onEvent_;
   JoinHandler onJoin_;
   std::atomic<uint64_t> rejected_{0};
+  std::unique_ptr<HandshakeMonitor> monitor_;  // polled by the serving thread
   ServiceThread service_;
 };
 
 class RendezvousClient {
  public:
-  // With `curve` (server and client alike), only holders of the job's keys get through;
-  // the server's process must run a ZapAuthenticator (curve.h).
+  // With `linkKeys` (server and client alike), only holders of the job's credentials get
+  // through; the server's process must enrol them in its ZapAuthenticator
+  // (link_security.h).
   RendezvousClient(const std::string& serverEndpoint, uint64_t jobHash, int participant, int participants,
-                   std::shared_ptr<const CurveKeys> curve = {});
+                   std::shared_ptr<const LinkKeys> linkKeys = {});
 
   // Sends this participant's blob and waits up to `timeout` for the full table. Throws
   // TimeoutError if the server is not reachable in time, TransportError with the

@@ -4,8 +4,8 @@
 #include <thread>
 
 #include "transport/context.h"
-#include "transport/curve.h"
 #include "transport/errors.h"
+#include "transport/link_security.h"
 #include "transport/log.h"
 
 namespace zmpi::transport {
@@ -29,7 +29,7 @@ Socket::Socket(zmq::socket_type type, const SocketOptions& options)
   if (options.sendHighWater > 0) socket_.set(zmq::sockopt::sndhwm, options.sendHighWater);
   if (options.receiveHighWater > 0) socket_.set(zmq::sockopt::rcvhwm, options.receiveHighWater);
   if (options.maxMessageSize > 0) socket_.set(zmq::sockopt::maxmsgsize, options.maxMessageSize);
-  if (options.curve) applyCurve(socket_, *options.curve, options.curveServer);
+  if (options.linkKeys) applyLinkKeys(socket_, *options.linkKeys, options.linkServer);
   bindRetries_ = options.bindRetries;
 }
 

@@ -9,7 +9,7 @@
 
 namespace zmpi::transport {
 
-struct CurveKeys;  // transport/curve.h
+struct LinkKeys;  // transport/link_security.h
 
 struct SocketOptions {
   std::chrono::milliseconds linger{defaultLinger()};
@@ -19,10 +19,10 @@ struct SocketOptions {
   int receiveHighWater = 0;
   int bindRetries = 20;
   int64_t maxMessageSize = -1;  // -1: unlimited; enforced by zmq before allocation
-  // The job's CURVE keys (curve.h): a server socket accepts only clients holding them, a
-  // client proves them. Null: plain zmq (no authentication).
-  std::shared_ptr<const CurveKeys> curve;
-  bool curveServer = false;
+  // The job's link credentials (link_security.h): a server socket accepts only clients
+  // holding them, a client proves them. Null: plain zmq (no authentication).
+  std::shared_ptr<const LinkKeys> linkKeys;
+  bool linkServer = false;
 
   // ZMPI_LINGER_MS, default 1000 ms: long enough to flush a final message, short enough
   // that a dead peer never holds a closing process for long.

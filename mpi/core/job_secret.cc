@@ -55,17 +55,29 @@ std::string readSecretFile(const std::string& path) {
 
 }  // namespace
 
-std::shared_ptr<const transport::CurveKeys> takeJobKeys() {
+std::shared_ptr<const transport::LinkKeys> takeJobKeys() {
   std::string secret = takeVariable("ZMPI_JOB_SECRET");
   const std::string file = takeVariable("ZMPI_JOB_SECRET_FILE");
   if (secret.empty() && !file.empty()) secret = readSecretFile(file);
-  if (secret.empty()) return nullptr;
-  std::shared_ptr<const transport::CurveKeys> keys;
+  bool encrypt = false;
   try {
-    if (!transport::curveAvailable()) {
-      fail(MPI_ERR_OTHER, "a job secret is set but this libzmq has no CURVE support (zmq_has(\"curve\") is false)");
+    encrypt = transport::encryptionRequested(std::getenv(transport::kEncryptVariable));
+  } catch (const transport::TransportError& error) {
+    sodium_memzero(secret.data(), secret.size());
+    fail(MPI_ERR_OTHER, error.what());
+  }
+  if (secret.empty()) {
+    // Asked for, but impossible: failing beats running in the clear unnoticed.
+    if (encrypt) {
+      fail(MPI_ERR_OTHER,
+           "ZMPI_ENCRYPT is set but there is no job secret to derive keys from (ZMPI_JOB_SECRET or "
+           "ZMPI_JOB_SECRET_FILE; zmpirun sets one)");
     }
-    keys = transport::deriveCurveKeys(secret);
+    return nullptr;
+  }
+  std::shared_ptr<const transport::LinkKeys> keys;
+  try {
+    keys = transport::deriveLinkKeys(secret, encrypt);
   } catch (const transport::TransportError& error) {
     sodium_memzero(secret.data(), secret.size());
     fail(MPI_ERR_OTHER, std::string("ZMPI_JOB_SECRET: ") + error.what());

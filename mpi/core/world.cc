@@ -14,8 +14,8 @@
 #include "mpi/core/slurm_environment.h"
 #include "mpi/core/zmq_fabric.h"
 #include "peer_info.pb.h"  // generated from core/peer_info.proto
-#include "transport/curve.h"
 #include "transport/errors.h"
+#include "transport/link_security.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
 
@@ -41,7 +41,7 @@ std::string freshJobId() {
 WorldConfig WorldConfig::fromEnvironment() {
   WorldConfig config;
   config.startupTimeout = std::chrono::milliseconds(environmentNumber("ZMPI_STARTUP_TIMEOUT_MS", 30000));
-  config.curve = takeJobKeys();
+  config.linkKeys = takeJobKeys();
   if (environmentString("ZMPI_RANK").empty()) {
     if (auto slurm = slurmBootstrapFromEnvironment()) {
       config.rank = slurm->rank;
@@ -113,9 +113,11 @@ World::World(const WorldConfig& config)
 void World::exchangeAddresses(const WorldConfig& config) {
   const std::string host = config.host.empty() ? localHostName() : config.host;
   // A singleton has no peers: nothing to authenticate.
-  auto curve = size_ > 1 ? config.curve : nullptr;
-  if (curve) {
-    zap_ = std::make_unique<transport::ZapAuthenticator>(curve);
+  auto linkKeys = size_ > 1 ? config.linkKeys : nullptr;
+  if (linkKeys) {
+    zap_ = std::make_unique<transport::ZapAuthenticator>(linkKeys);
+    log::get("mpi")->debug("links between the ranks of job {}: {}", jobId_,
+                           linkKeys->encrypt ? "encrypted (CURVE)" : "authenticated (PLAIN with the job's token)");
   } else if (size_ > 1 && rank_ == 0) {
     log::get("mpi")->warn(
         "no job secret (ZMPI_JOB_SECRET or ZMPI_JOB_SECRET_FILE): the links between the ranks of job {} are not "
@@ -123,7 +125,7 @@ void World::exchangeAddresses(const WorldConfig& config) {
         "when starting ranks by hand give every rank the same ZMPI_JOB_SECRET_FILE (mode 0600)",
         jobId_);
   }
-  auto fabric = std::make_unique<ZmqFabric>(jobHash_, rank_, size_, curve);
+  auto fabric = std::make_unique<ZmqFabric>(jobHash_, rank_, size_, linkKeys);
   PeerAddress me = fabric->bind(host, config.bindAddress, jobId_);
   if (size_ == 1) {
     hosts_ = {host};
@@ -134,11 +136,11 @@ void World::exchangeAddresses(const WorldConfig& config) {
   std::string rendezvous = config.rendezvous;
   try {
     if (config.hostRendezvous) {
-      rendezvousServer_ = std::make_unique<transport::RendezvousServer>(config.rendezvous, jobHash_, size_,
-                                                                        config.startupTimeout, nullptr, nullptr, curve);
+      rendezvousServer_ = std::make_unique<transport::RendezvousServer>(
+          config.rendezvous, jobHash_, size_, config.startupTimeout, nullptr, nullptr, linkKeys);
       rendezvous = rendezvousServer_->endpoint();
     }
-    rendezvousClient_ = std::make_unique<transport::RendezvousClient>(rendezvous, jobHash_, rank_, size_, curve);
+    rendezvousClient_ = std::make_unique<transport::RendezvousClient>(rendezvous, jobHash_, rank_, size_, linkKeys);
   } catch (const transport::TransportError& error) {
     fail(MPI_ERR_OTHER, std::string("MPI_Init: rank ") + std::to_string(rank_) + " on " + host +
                             " cannot reach the rendezvous at " + config.rendezvous + ": " + error.what());
@@ -255,7 +257,7 @@ void World::shutdown() {
   rendezvousServer_.reset();
   engine_.reset();
   fabric_.reset();
-  zap_.reset();  // after every CURVE server socket
+  zap_.reset();  // after every authenticated server socket
 }
 
 }  // namespace zmpi::mpi

@@ -20,7 +20,7 @@ namespace zmpi::transport {
 class RendezvousServer;
 class RendezvousClient;
 class ZapAuthenticator;
-struct CurveKeys;
+struct LinkKeys;
 }  // namespace zmpi::transport
 
 namespace zmpi::mpi {
@@ -37,9 +37,10 @@ struct WorldConfig {
   std::string bindAddress = "127.0.0.1";
   std::chrono::milliseconds startupTimeout{30000};
   std::shared_ptr<MockNetwork> mock;  // set: mock mode
-  // The job's CURVE keys (ZMPI_JOB_SECRET, see job_secret.h); null: links between ranks
-  // are not authenticated (started by hand without a secret; warned about once).
-  std::shared_ptr<const transport::CurveKeys> curve;
+  // The job's link credentials (ZMPI_JOB_SECRET and ZMPI_ENCRYPT, see job_secret.h);
+  // null: links between ranks are not authenticated (started by hand without a secret;
+  // warned about once).
+  std::shared_ptr<const transport::LinkKeys> linkKeys;
 
   // ZMPI_RANK, ZMPI_SIZE, ZMPI_JOB_ID, ZMPI_RENDEZVOUS, ZMPI_HOST, ZMPI_BIND_ADDRESS,
   // ZMPI_STARTUP_TIMEOUT_MS; ZMPI_LAUNCHED unset with size > 1 means "started by hand":

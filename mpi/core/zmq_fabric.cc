@@ -16,10 +16,10 @@
 namespace zmpi::mpi {
 namespace {
 
-transport::SocketOptions dataSocketOptions(const std::shared_ptr<const transport::CurveKeys>& curve, bool server) {
+transport::SocketOptions dataSocketOptions(const std::shared_ptr<const transport::LinkKeys>& linkKeys, bool server) {
   transport::SocketOptions options;
-  options.curve = curve;
-  options.curveServer = server;
+  options.linkKeys = linkKeys;
+  options.linkServer = server;
   // Ordered streams must never drop: no high-water mark on the data path (large
   // messages are flow-controlled by the rendezvous protocol instead).
   options.sendHighWater = 0;
@@ -37,12 +37,12 @@ std::string mailboxName(uint64_t jobHash, int rank) { return transport::jobShmPr
 
 }  // namespace
 
-ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const transport::CurveKeys> curve)
+ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const transport::LinkKeys> linkKeys)
     : jobHash_(jobHash),
-      curve_(std::move(curve)),
+      linkKeys_(std::move(linkKeys)),
       rank_(rank),
       size_(size),
-      inbox_(jobHash, dataSocketOptions(curve_, true)) {
+      inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
   maxPath_ = environmentString("ZMPI_TRANSPORT", "shm");
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
@@ -133,7 +133,7 @@ transport::PeerSender& ZmqFabric::senderFor(int worldRank) {
     const bool local =
         paths_[static_cast<size_t>(worldRank)] != Path::Tcp && !peer.ipcEndpoint.empty() && !ipcPath_.empty();
     sender = std::make_unique<transport::PeerSender>(local ? peer.ipcEndpoint : peer.tcpEndpoint,
-                                                     dataSocketOptions(curve_, false));
+                                                     dataSocketOptions(linkKeys_, false));
   }
   return *sender;
 }

@@ -22,9 +22,10 @@ namespace zmpi::mpi {
 
 class ZmqFabric : public Fabric {
  public:
-  // With `curve`, the inboxes accept only the job's CURVE clients and every sender proves
-  // the keys (the process runs a transport::ZapAuthenticator); shared memory is unchanged.
-  ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const transport::CurveKeys> curve = nullptr);
+  // With `linkKeys`, the inboxes accept only the job's clients and every sender proves the
+  // credentials (the process enrols them in a transport::ZapAuthenticator); shared memory
+  // is unchanged.
+  ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const transport::LinkKeys> linkKeys = nullptr);
   ~ZmqFabric() override;
 
   // Binds this rank's endpoints and creates its mailbox, all before anyone learns of them.
@@ -61,7 +62,7 @@ class ZmqFabric : public Fabric {
   void ringDoorbell(int worldRank);
 
   uint64_t jobHash_;
-  std::shared_ptr<const transport::CurveKeys> curve_;
+  std::shared_ptr<const transport::LinkKeys> linkKeys_;
   int rank_;
   int size_;
   std::string myHost_;

@@ -1,6 +1,6 @@
 #pragma once
 // The per-job secret that authenticates the links between a job's ranks (zmq CURVE, see
-// transport/curve.h). zmpirun makes a fresh one for every job (libsodium randombytes) and
+// transport/link_security.h). zmpirun makes a fresh one for every job (libsodium randombytes) and
 // hands it to its local ranks in ZMPI_JOB_SECRET; to remote ranks it travels inside the
 // signed Launch, sealed (crypto_secretbox) with a key derived from the agents' secret, so
 // it never crosses the network in the clear and is never on a command line or in a log.

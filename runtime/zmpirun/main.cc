@@ -26,8 +26,9 @@
 #include "runtime/zmpirun/rank_environment.h"
 #include "runtime/zmpirun/remote_launcher.h"
 #include "transport/context.h"
-#include "transport/curve.h"
+#include "transport/errors.h"
 #include "transport/job_files.h"
+#include "transport/link_security.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
 #include "transport/wire.h"
@@ -149,9 +150,22 @@ int runJob(const LaunchOptions& options) {
     }
   }
 
-  // The job's secret: its ranks and this rendezvous accept only each other (CURVE).
+  // The job's secret: its ranks and this rendezvous accept only each other
+  // (transport/link_security.h: PLAIN with a token by default, CURVE with --encrypt).
+  bool encrypt = options.encrypt;
+  std::shared_ptr<const transport::LinkKeys> jobKeys;
   const std::string jobSecret = newJobSecret();
-  const auto jobKeys = transport::deriveCurveKeys(jobSecret);
+  try {
+    encrypt = encrypt || transport::encryptionRequested(std::getenv(transport::kEncryptVariable));
+    for (const std::string& item : options.exports) {  // -x ZMPI_ENCRYPT=VALUE asks for it too
+      const std::string prefix = std::string(transport::kEncryptVariable) + "=";
+      if (item.starts_with(prefix)) encrypt = encrypt || transport::encryptionRequested(item.c_str() + prefix.size());
+    }
+    jobKeys = transport::deriveLinkKeys(jobSecret, encrypt);
+  } catch (const transport::TransportError& error) {
+    return fail(std::string("zmpirun: ") + error.what());
+  }
+  logger->debug("job {}: rank links {}", jobId, encrypt ? "encrypted (CURVE)" : "authenticated (PLAIN token)");
   transport::ContextOwner context;
   transport::ZapAuthenticator zap(jobKeys);
   JobEventQueue events;
@@ -159,7 +173,7 @@ int runJob(const LaunchOptions& options) {
   const auto startupDeadline = std::chrono::steady_clock::now() + startupTimeout;  // the server's clock starts now
   transport::RendezvousServer server(network.rendezvousBind, transport::jobHashOf(jobId), size, startupTimeout,
                                      events.eventHandler(), events.joinHandler(), jobKeys);
-  JobEnvironment job{jobId, server.endpoint(), size, placement.universeSize, findZmpiLibDir(), jobSecret};
+  JobEnvironment job{jobId, server.endpoint(), size, placement.universeSize, findZmpiLibDir(), jobSecret, encrypt};
   if (job.libDir.empty() && ZMPI_EXPECTS_LIBMPI && anyLocal) {
     logger->warn(
         "zmpi's libmpi.so.40 was not found next to zmpirun; MPI programs will load whichever "

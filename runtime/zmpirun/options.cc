@@ -176,6 +176,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
   app.add_option("--agent-port", options.agentPort,
                  "Port of the zmpid agents on other hosts (default: $ZMPI_AGENT_PORT, else 7117)")
       ->check(CLI::Range(1, 65535));
+  app.add_flag("--encrypt", options.encrypt,
+               "Encrypt every link between the ranks (zmq CURVE; also ZMPI_ENCRYPT=1). Without it links are "
+               "authenticated with the job's secret but travel in the clear: see README, 'Failure and security "
+               "model'");
   app.add_flag("--allow-run-as-root", allowRoot,
                "Accepted for compatibility with Open MPI; zmpirun does not refuse root");
 

@@ -21,6 +21,7 @@ struct LaunchOptions {
   std::vector<std::string> exports;  // -x values as given ("VAR" or "VAR=value")
   Oversubscribe oversubscribe = Oversubscribe::Default;
   bool tagOutput = false;
+  bool encrypt = false;          // --encrypt: CURVE on every rank link (also ZMPI_ENCRYPT=1)
   int timeoutSeconds = 0;        // 0: none
   std::string workingDirectory;  // empty: zmpirun's own
   int stdinRank = 0;             // -1: no rank gets stdin

@@ -64,6 +64,7 @@ std::vector<std::string> rankEnvironment(std::map<std::string, std::string> base
   base["ZMPI_UNIVERSE_SIZE"] = std::to_string(job.universeSize);
   base["ZMPI_APPNUM"] = "0";
   base["ZMPI_LAUNCHED"] = "1";
+  base["ZMPI_ENCRYPT"] = job.encrypt ? "1" : "0";  // every rank and the rendezvous agree
   if (!job.jobSecret.empty()) base[kJobSecretVariable] = job.jobSecret;
   if (!job.libDir.empty()) {
     auto& path = base["LD_LIBRARY_PATH"];

@@ -18,6 +18,7 @@ struct JobEnvironment {
   int universeSize = 0;
   std::string libDir;     // zmpi's lib dir; empty: LD_LIBRARY_PATH is left alone
   std::string jobSecret;  // ZMPI_JOB_SECRET for local ranks; remote ones get it sealed
+  bool encrypt = false;   // ZMPI_ENCRYPT for every rank: CURVE instead of PLAIN links
 };
 
 struct RankEnvironment {

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "transport/context.h"
-#include "transport/curve.h"
+#include "transport/link_security.h"
 #include "transport/rendezvous.h"
 #include "transport/wire.h"
 
@@ -48,10 +48,12 @@ int envInt(const char* name) {
   return std::atoi(value);
 }
 
-// The job's CURVE keys from ZMPI_JOB_SECRET, as MPI_Init derives them (null without one).
-std::shared_ptr<const zmpi::transport::CurveKeys> jobKeys() {
+// The job's link credentials from ZMPI_JOB_SECRET and ZMPI_ENCRYPT, as MPI_Init derives
+// them (null without a secret).
+std::shared_ptr<const zmpi::transport::LinkKeys> jobKeys() {
   const char* secret = std::getenv("ZMPI_JOB_SECRET");
-  return secret != nullptr && *secret != '\0' ? zmpi::transport::deriveCurveKeys(secret) : nullptr;
+  const bool encrypt = zmpi::transport::encryptionRequested(std::getenv(zmpi::transport::kEncryptVariable));
+  return secret != nullptr && *secret != '\0' ? zmpi::transport::deriveLinkKeys(secret, encrypt) : nullptr;
 }
 
 // The rank's view of the job: joined through the rendezvous, as MPI_Init would.

@@ -45,3 +45,18 @@ TEST_CASE("local ranks get the job's secret; remote ones never in their environm
   const auto remote = remoteRankEnvironment(environment, {}, job, rank);
   CHECK(count(remote, "ZMPI_JOB_SECRET") == 0);
 }
+
+TEST_CASE("every rank, local or remote, gets the job's one ZMPI_ENCRYPT, whatever -x or the environment say") {
+  const std::map<std::string, std::string> environment = {{"PATH", "/bin"}, {"ZMPI_ENCRYPT", "yes"}};
+  const RankEnvironment rank{0, "h", "127.0.0.1", 0, 1};
+  for (const bool encrypt : {false, true}) {
+    const JobEnvironment job{"job", "tcp://10.0.0.1:5000", 2, 2, "", "this job's secret, 64 hex digits", encrypt};
+    const std::string expected = encrypt ? "ZMPI_ENCRYPT=1" : "ZMPI_ENCRYPT=0";
+    for (const auto& entries : {rankEnvironment(environment, {{"ZMPI_ENCRYPT", "on"}}, job, rank),
+                                remoteRankEnvironment(environment, {{"ZMPI_ENCRYPT", "on"}}, job, rank)}) {
+      CHECK(std::count_if(entries.begin(), entries.end(),
+                          [](const std::string& e) { return e.starts_with("ZMPI_ENCRYPT="); }) == 1);
+      CHECK(std::find(entries.begin(), entries.end(), expected) != entries.end());
+    }
+  }
+}

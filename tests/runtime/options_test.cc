@@ -23,6 +23,13 @@ TEST_CASE("options: Open MPI's single-dash spellings") {
   CHECK(result.options->program == "prog");
 }
 
+TEST_CASE("options: --encrypt asks for encrypted rank links, off by default") {
+  CHECK_FALSE(parse({"-np", "2", "p"}).options->encrypt);
+  CHECK(parse({"--encrypt", "-np", "2", "p"}).options->encrypt);
+  CHECK(parse({"-encrypt", "p"}).options->encrypt);
+  CHECK_FALSE(parse({"p", "--encrypt"}).options->encrypt);  // the program's own argument
+}
+
 TEST_CASE("options: short, long, attached and = forms") {
   CHECK(parse({"-n", "3", "p"}).options->np == 3);
   CHECK(parse({"-n3", "p"}).options->np == 3);

@@ -1,6 +1,7 @@
 // Worlds over real sockets, several ranks as threads of this test process: the bootstrap
 // (bind, report, explicit broadcast of the table), the per-pair paths, and traffic.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -8,6 +9,7 @@
 #include "mock_world.h"
 #include "mpi/core/error.h"
 #include "transport/context.h"
+#include "transport/link_security.h"
 #include "transport/rendezvous.h"
 
 using namespace zmpi::mpi;
@@ -16,10 +18,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
-void runSocketWorlds(int size, const std::vector<std::string>& hosts, const std::function<void(World&)>& body) {
-  zmpi::transport::ContextOwner context;
-  const std::string jobId = "sockets-test-" + std::to_string(::getpid());
-  zmpi::transport::RendezvousServer server("tcp://127.0.0.1:*", zmpi::transport::jobHashOf(jobId), size, 10s);
+// One job of `size` ranks as threads; with `keys`, every link is authenticated (or
+// encrypted) as under zmpirun, the rendezvous included.
+void runJob(const std::string& jobId, int size, const std::vector<std::string>& hosts,
+            const std::shared_ptr<const zmpi::transport::LinkKeys>& keys, const std::function<void(World&)>& body) {
+  std::optional<zmpi::transport::ZapAuthenticator> zap;
+  if (keys) zap.emplace(keys);
+  zmpi::transport::RendezvousServer server("tcp://127.0.0.1:*", zmpi::transport::jobHashOf(jobId), size, 10s, {}, {},
+                                           keys);
   std::vector<std::thread> threads;
   std::vector<std::exception_ptr> errors(static_cast<size_t>(size));
   for (int rank = 0; rank < size; ++rank) {
@@ -31,6 +37,7 @@ void runSocketWorlds(int size, const std::vector<std::string>& hosts, const std:
         config.jobId = jobId;
         config.rendezvous = server.endpoint();
         config.host = hosts[static_cast<size_t>(rank)];
+        config.linkKeys = keys;
         World world(config);
         body(world);
         world.shutdown();
@@ -44,6 +51,11 @@ void runSocketWorlds(int size, const std::vector<std::string>& hosts, const std:
   for (auto& error : errors) {
     if (error) std::rethrow_exception(error);
   }
+}
+
+void runSocketWorlds(int size, const std::vector<std::string>& hosts, const std::function<void(World&)>& body) {
+  zmpi::transport::ContextOwner context;
+  runJob("sockets-test-" + std::to_string(::getpid()), size, hosts, nullptr, body);
 }
 
 // Catch2's assertions are not thread-safe: the rank threads throw instead, and
@@ -111,4 +123,50 @@ TEST_CASE("a world whose peers never come fails at start-up naming the missing r
     INFO(error.what());
     CHECK(std::string(error.what()).find("1,2") != std::string::npos);
   }
+}
+
+TEST_CASE("worlds of two authenticated jobs live in one process", "[world][sockets][link]") {
+  // Each job has its own secret, hence its own ZAP domain in the process's one ZAP
+  // handler; job A authenticates (PLAIN), job B authenticates or encrypts (CURVE). Every
+  // link goes over tcp, so every message passes an authenticated connection.
+  const bool encryptB = GENERATE(false, true);
+  INFO("job B " << (encryptB ? "encrypted" : "authenticated"));
+  ::setenv("ZMPI_TRANSPORT", "tcp", 1);
+  zmpi::transport::ContextOwner context;
+  const auto keysA = zmpi::transport::deriveLinkKeys("job A's secret for the world test", false);
+  const auto keysB = zmpi::transport::deriveLinkKeys("job B's secret for the world test", encryptB);
+  auto body = [](World& world) {
+    RANK_CHECK(world.pathTo(1 - world.rank()) == "tcp");
+    for (size_t bytes : {size_t{8}, size_t{300000}}) {
+      std::vector<char> out(bytes, static_cast<char>('0' + world.rank()));
+      std::vector<char> in(bytes);
+      auto receive = makeRequest(world, Request::Kind::Recv, in.data(), bytes, 1 - world.rank(), 5);
+      auto send = makeRequest(world, Request::Kind::Send, out.data(), bytes, 1 - world.rank(), 5);
+      world.engine().startRecv(*receive);
+      world.engine().startSend(*send);
+      world.engine().wait(*send);
+      world.engine().wait(*receive);
+      RANK_CHECK(in.front() == '0' + (1 - world.rank()));
+      RANK_CHECK(in.back() == '0' + (1 - world.rank()));
+    }
+  };
+  const std::string suffix = std::to_string(::getpid());
+  std::exception_ptr errorB;
+  std::thread jobB([&] {
+    try {
+      runJob("two-jobs-b-" + suffix, 2, {"h", "h"}, keysB, body);
+    } catch (...) {
+      errorB = std::current_exception();
+    }
+  });
+  std::exception_ptr errorA;
+  try {
+    runJob("two-jobs-a-" + suffix, 2, {"h", "h"}, keysA, body);
+  } catch (...) {
+    errorA = std::current_exception();
+  }
+  jobB.join();
+  ::unsetenv("ZMPI_TRANSPORT");
+  if (errorA) std::rethrow_exception(errorA);
+  if (errorB) std::rethrow_exception(errorB);
 }

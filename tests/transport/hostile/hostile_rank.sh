@@ -3,13 +3,15 @@
 # by hostile_peer, a process that knows the addresses (and, here, even the job id) but is
 # not part of the job. Every bad message must be rejected and logged, the job must finish
 # correctly, and no rank's resident memory may grow by more than LIMIT_KIB.
-#   launched       zmpirun (a job secret: CURVE): no stranger's byte gets past zmq's
-#                  handshake, each refused connection is logged, a forged but well-formed
-#                  message of the right job is never matched;
+#   launched       zmpirun (a job secret: authenticated links, PLAIN with the job's token):
+#                  no stranger's byte gets past zmq's handshake, each refused connection is
+#                  logged, a forged but well-formed message of the right job is never
+#                  matched;
+#   launched-encrypt  the same with zmpirun --encrypt (CURVE);
 #   byhand-secret  the same, started by hand with ZMPI_JOB_SECRET_FILE (mode 0600);
 #   byhand         by hand without a secret (unauthenticated): every malformed message and
 #                  every message of another job is rejected by the decoders and logged.
-#   hostile_rank.sh launched|byhand|byhand-secret      (env: ZMPIRUN, TARGET, HOSTILE_PEER)
+#   hostile_rank.sh launched|launched-encrypt|byhand|byhand-secret   (env: ZMPIRUN, TARGET, HOSTILE_PEER)
 set -u
 mode=$1
 rounds=${ROUNDS:-2000}
@@ -40,8 +42,10 @@ wait_until() {
 }
 
 export ZMPI_LOG_LEVEL=debug
-if [[ $mode == launched ]]; then
-  "$ZMPIRUN" -np 3 --timeout 150 "$TARGET" "$go" "$limit_kib" >"$out" 2>"$err" &
+if [[ $mode == launched* ]]; then
+  encrypt=()
+  [[ $mode == launched-encrypt ]] && encrypt=(--encrypt)
+  "$ZMPIRUN" -np 3 --timeout 150 "${encrypt[@]}" "$TARGET" "$go" "$limit_kib" >"$out" 2>"$err" &
   pids+=($!)
 else
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -65,6 +69,11 @@ echo "hostile_rank ($mode): job $job, rendezvous $rendezvous, ${#endpoints[@]} r
 
 authenticated=0
 [[ $mode != byhand ]] && authenticated=1
+links='authenticated (PLAIN'
+[[ $mode == launched-encrypt ]] && links='encrypted (CURVE)'
+if ((authenticated)); then
+  (($(grep -cF "links between the ranks of job $job: $links" "$err") == 3)) || fail "not every rank's links are $links"
+fi
 FORGE=$authenticated "$HOSTILE_PEER" "$job" "$rounds" "$rendezvous" "${endpoints[@]}" || fail "hostile_peer failed"
 
 if ((authenticated)); then
@@ -76,6 +85,9 @@ if ((authenticated)); then
     done
   }
   wait_until "a refused connection logged on every rank endpoint" 60 refused
+  # And the rendezvous (zmpirun's, or rank 0's when started by hand) logs its own.
+  rendezvous_refused() { grep -qF "rendezvous: refused a connection on $rendezvous " "$err"; }
+  wait_until "a refused connection logged by the rendezvous" 60 rendezvous_refused
 else
   # Each endpoint's sentinel comes last on its connection: once every one is logged, every
   # message before it was handled.
