@@ -14,6 +14,12 @@
 namespace zmpi::mpi {
 namespace {
 
+// One spin-wait step: keeps the compiler from hoisting the polled loads. Deliberately no
+// `pause` instruction: on virtual machines a loop of them trips the hypervisor's
+// pause-loop exiting and the vCPU is descheduled (measured: latency grew with the
+// number of pauses between polls).
+inline void cpuRelax() { asm volatile("" ::: "memory"); }
+
 void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int error) {
   status.MPI_SOURCE = source;
   status.MPI_TAG = tag;
@@ -245,25 +251,45 @@ void Engine::freeRequest(Request& request) {
   if (destroy) delete &request;
 }
 
+bool Engine::spinUntil(const std::function<bool()>& ready) {
+  if (spinTime_.count() <= 0) return false;
+  // While we spin, the progress thread leaves the shared-memory rings to us (see
+  // World::progressLoop): one polling thread per rank, not two competing for two cores.
+  fabric_.enterPolling();
+  userPollers_.fetch_add(1, std::memory_order_seq_cst);
+  auto deliver = [this](transport::WireMessage&& message) { onMessage(std::move(message)); };
+  const auto deadline = std::chrono::steady_clock::now() + spinTime_;
+  bool done = false;
+  for (unsigned idle = 0;;) {
+    if (ready()) {
+      done = true;
+      break;
+    }
+    if (fabric_.pollFast(deliver) > 0) continue;
+    // Poll hot for a moment (a reply is usually a few hundred nanoseconds away), then give
+    // the core away, so that 8 ranks on 2 cores still progress.
+    if (++idle % kHotPolls != 0) {
+      cpuRelax();
+      continue;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::yield();
+  }
+  fabric_.leavePolling();
+  userPollers_.fetch_sub(1, std::memory_order_seq_cst);
+  // A sender that wrote while we polled rang no doorbell, and the progress thread may be
+  // asleep. Having left the pollers (after the progress thread did, or it will look itself),
+  // one more look suffices: later writers see no poller and ring the doorbell.
+  if (fabric_.hasFastData()) fabric_.wake();
+  return done || ready();
+}
+
 void Engine::wait(Request& request) {
   if (request.done.load(std::memory_order_acquire)) return;
   // Spin briefly, draining the shared-memory rings ourselves: a reply that arrives within
   // microseconds completes the request on this thread, with no hand-off and no system
   // call. Then block on the condition variable; the progress thread carries on.
-  if (spinTime_.count() > 0) {
-    fabric_.enterPolling();
-    auto deliver = [this](transport::WireMessage&& message) { onMessage(std::move(message)); };
-    const auto deadline = std::chrono::steady_clock::now() + spinTime_;
-    while (!request.done.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline) {
-      if (fabric_.pollFast(deliver) == 0) std::this_thread::yield();
-    }
-    fabric_.leavePolling();
-    // A sender that wrote while we were polling rang no doorbell; if the progress thread
-    // is asleep nobody else would look. Having left the pollers, one more look suffices:
-    // later writers see no poller and ring the doorbell themselves.
-    if (fabric_.hasFastData()) fabric_.wake();
-    if (request.done.load(std::memory_order_acquire)) return;
-  }
+  if (spinUntil([&] { return request.done.load(std::memory_order_acquire); })) return;
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeWait(request); });
   std::unique_lock lock(mutex_);
@@ -272,6 +298,11 @@ void Engine::wait(Request& request) {
 }
 
 void Engine::waitUntil(const std::function<bool()>& ready) {
+  {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+  }
+  if (spinUntil(ready)) return;
   // `ready` runs without the lock (it may start operations); the epoch tells whether
   // anything completed between its check and the wait, so no wakeup is ever missed.
   Watchdog::Watch watch(watchdog_.get());

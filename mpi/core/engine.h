@@ -4,6 +4,7 @@
 // rendezvous / synchronous protocol (see envelope.h). User threads start operations and
 // wait on a condition variable; the world's progress thread feeds every incoming message
 // to onMessage(). The engine's mutex is never held while sending on the fabric.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -76,6 +77,9 @@ class Engine {
   // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us).
   std::chrono::microseconds spinTime() const { return spinTime_; }
   std::size_t unexpectedCount();
+  // True while a user thread spins in wait()/waitUntil() polling the shared-memory rings;
+  // the progress thread then leaves those rings alone.
+  bool userPolling() const { return userPollers_.load(std::memory_order_seq_cst) > 0; }
 
  private:
   struct ReleaseHint {
@@ -94,12 +98,17 @@ class Engine {
   void fillProbeStatus(const IncomingMessage& message, MPI_Status* status);
   std::unique_ptr<IncomingMessage> takeUnexpected(int context, int source, int tag, MPI_Status* status);
   void throwIfAborted();
+  // Polls the shared-memory rings on this thread until `ready()` or spinTime() passes.
+  // Returns whether `ready()` held.
+  bool spinUntil(const std::function<bool()>& ready);
+  static constexpr unsigned kHotPolls = 64;  // polls before each yield
 
   int worldRank_;
   uint64_t jobHash_;
   Fabric& fabric_;
   std::size_t eagerLimit_;
   std::chrono::microseconds spinTime_;
+  std::atomic<int> userPollers_{0};
 
   std::mutex mutex_;
   std::condition_variable progress_;

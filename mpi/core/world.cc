@@ -185,12 +185,15 @@ void World::progressLoop() {
   // CPU each round, so 8 ranks on 2 cores still progress) for engine.spinTime(); then it
   // leaves the shared-memory pollers, re-checks (a sender that wrote just before then rang
   // no doorbell), and blocks on the zmq inbox, where doorbells and remote traffic arrive.
+  // While a user thread spins in a wait it polls the rings itself (Engine::spinUntil), so
+  // this thread leaves them alone and spins only for its own traffic: two threads polling
+  // the same rings would only take turns on the core and hand each message across.
   auto logger = log::get("mpi");
   auto deliver = [this](transport::WireMessage&& message) { engine_->onMessage(std::move(message)); };
   auto lastWork = std::chrono::steady_clock::now();
   while (!stopping_.load()) {
     try {
-      std::size_t work = fabric_->pollFast(deliver);
+      std::size_t work = engine_->userPolling() ? 0 : fabric_->pollFast(deliver);
       const bool queued = fabric_->flushQueued();
       if (auto message = fabric_->receive(std::chrono::milliseconds(0))) {
         deliver(std::move(*message));
@@ -209,7 +212,9 @@ void World::progressLoop() {
       // shutdown() sets stopping_ and then wakes us; a wake-up consumed by the polls above
       // would be lost, so look at the flag again right before blocking.
       if (stopping_.load()) break;
-      if (fabric_->hasFastData()) {
+      // A user thread still polling looks at the rings again after it leaves them (after
+      // us, in the pollers' order); otherwise whatever was written before we left is ours.
+      if (!engine_->userPolling() && fabric_->hasFastData()) {
         fabric_->enterPolling();
         continue;
       }
