@@ -6,8 +6,9 @@
 #include <iostream>
 
 #include "mpi/capi/predefined_handles.h"
-#include "mpi/core/keyval.h"
+#include "mpi/core/cpu_binding.h"
 #include "mpi/core/error.h"
+#include "mpi/core/keyval.h"
 #include "transport/log.h"
 
 namespace zmpi::mpi::capi {
@@ -23,6 +24,7 @@ void Runtime::init(int requiredThreadLevel) {
   if (state_ == State::Initialized) fail(MPI_ERR_OTHER, "MPI is already initialized");
   if (state_ == State::Finalized) fail(MPI_ERR_OTHER, "MPI cannot be initialized again after MPI_Finalize");
   bindPredefinedHandles();
+  bindFromEnvironment();  // before any thread of ours starts: they inherit the binding
   WorldConfig config = WorldConfig::fromEnvironment();
   log::setRankTag(std::to_string(config.rank));
   context_ = std::make_unique<transport::ContextOwner>();

@@ -143,6 +143,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
   std::string stdinTarget = "0";
   bool allowRoot = false;  // accepted and ignored
   std::string mapBy = "slot";
+  std::string bindTo;
   CLI::App app{"zmpirun: start an MPI program on N ranks, with mpirun's options.", "zmpirun"};
   app.footer(kFooter);
   app.set_version_flag("-V,--version", versionText());
@@ -173,6 +174,10 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
                  "Place consecutive ranks on one host until its slots are full (slot, default), "
                  "or one per host in turn (node)")
       ->check(CLI::IsMember({"slot", "node"}));
+  app.add_option("--bind-to", bindTo,
+                 "Bind each rank to a core, hwthread or package (socket), or none (default, as Open MPI: core "
+                 "for up to 2 ranks per host, package above, none when a host is oversubscribed)")
+      ->check(CLI::IsMember({"core", "hwthread", "package", "socket", "none"}));
   app.add_option("--agent-port", options.agentPort,
                  "Port of the zmpid agents on other hosts (default: $ZMPI_AGENT_PORT, else 7117)")
       ->check(CLI::Range(1, 65535));
@@ -234,6 +239,8 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
     }
   }
   options.mapByNode = mapBy == "node";
+  // The ranks bind themselves at MPI_Init (mpi/core/cpu_binding.h), on every host.
+  if (!bindTo.empty()) options.exports.push_back("ZMPI_BIND_TO=" + bindTo);
   options.program = std::move(split.program);
   options.programArgs = std::move(split.programArgs);
   return {std::move(options), 0};

@@ -1,0 +1,121 @@
+#include "mpi/core/cpu_binding.h"
+
+#include <mpi.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "mpi/core/environment.h"
+#include "mpi/core/error.h"
+#include "transport/log.h"
+
+namespace zmpi::mpi {
+namespace {
+
+// Reads one integer from a sysfs topology file; -1 when it is not there.
+int readTopology(int cpu, const char* file) {
+  std::ifstream in("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/" + file);
+  int value = -1;
+  if (!(in >> value)) return -1;
+  return value;
+}
+
+std::string describe(const std::vector<int>& cpus) {
+  std::string text;
+  for (int cpu : cpus) text += (text.empty() ? "" : ",") + std::to_string(cpu);
+  return text;
+}
+
+}  // namespace
+
+std::vector<CpuCore> allowedCores() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return {};
+  // (package, core id) -> core, ordered by the first CPU seen, i.e. CPU order.
+  std::vector<CpuCore> cores;
+  std::map<std::pair<int, int>, size_t> index;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &mask)) continue;
+    const int package = std::max(0, readTopology(cpu, "physical_package_id"));
+    const int core = readTopology(cpu, "core_id");
+    const auto key = std::make_pair(package, core < 0 ? 100000 + cpu : core);
+    auto [it, fresh] = index.emplace(key, cores.size());
+    if (fresh) cores.push_back({package, {}});
+    cores[it->second].cpus.push_back(cpu);
+  }
+  return cores;
+}
+
+std::vector<int> cpusToBind(const std::string& policy, int localRank, int localSize,
+                            const std::vector<CpuCore>& cores) {
+  if (policy != "none" && policy != "core" && policy != "hwthread" && policy != "package" && policy != "socket") {
+    throw std::invalid_argument("unknown binding policy '" + policy + "' (core, hwthread, package, socket, none)");
+  }
+  if (policy == "none" || localRank < 0 || localRank >= localSize) return {};
+  if (policy == "hwthread") {
+    std::vector<int> all;
+    for (const auto& core : cores) all.insert(all.end(), core.cpus.begin(), core.cpus.end());
+    if (localSize > static_cast<int>(all.size())) return {};
+    return {all[static_cast<size_t>(localRank)]};
+  }
+  // Like Open MPI: ranks are mapped by core (rank i on core i); an oversubscribed host
+  // is not bound at all.
+  if (localSize > static_cast<int>(cores.size())) return {};
+  const CpuCore& mine = cores[static_cast<size_t>(localRank)];
+  if (policy == "core") return mine.cpus;
+  std::vector<int> package;
+  for (const auto& core : cores) {
+    if (core.package == mine.package) package.insert(package.end(), core.cpus.begin(), core.cpus.end());
+  }
+  std::sort(package.begin(), package.end());
+  return package;
+}
+
+std::string bindingPolicy(const std::string& requested, bool launched, int localSize) {
+  if (!requested.empty()) return requested;
+  if (!launched) return "none";
+  return localSize <= 2 ? "core" : "package";
+}
+
+void bindFromEnvironment() {
+  const int localSize = static_cast<int>(environmentNumber("ZMPI_LOCAL_SIZE", 0));
+  const int localRank = static_cast<int>(environmentNumber("ZMPI_LOCAL_RANK", -1));
+  const std::string policy =
+      bindingPolicy(environmentString("ZMPI_BIND_TO"), !environmentString("ZMPI_LAUNCHED").empty(), localSize);
+  std::vector<int> cpus;
+  try {
+    cpus = cpusToBind(policy, localRank, localSize, allowedCores());
+  } catch (const std::invalid_argument& error) {
+    fail(MPI_ERR_OTHER, std::string("ZMPI_BIND_TO: ") + error.what());
+  }
+  auto logger = log::get("mpi");
+  if (cpus.empty()) {
+    logger->debug("not bound to CPUs (policy {}, local rank {} of {})", policy, localRank, localSize);
+    return;
+  }
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  for (int cpu : cpus) CPU_SET(cpu, &mask);
+  // Every thread that exists now (a program may start some before MPI_Init); later ones
+  // inherit the mask.
+  bool bound = true;
+  std::error_code ignored;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ignored)) {
+    const pid_t tid = static_cast<pid_t>(std::atoi(task.path().filename().c_str()));
+    if (tid > 0 && sched_setaffinity(tid, sizeof mask, &mask) != 0) bound = false;
+  }
+  if (!bound || sched_setaffinity(0, sizeof mask, &mask) != 0) {
+    // A container may forbid it; running unbound is slower, not wrong.
+    logger->info("could not bind to CPUs {} (policy {}); running unbound", describe(cpus), policy);
+    return;
+  }
+  logger->debug("bound to CPUs {} (policy {}, local rank {} of {})", describe(cpus), policy, localRank, localSize);
+}
+
+}  // namespace zmpi::mpi
