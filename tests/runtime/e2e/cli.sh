@@ -9,8 +9,10 @@ expect_text unknown err "zmpirun: unknown option '--bogus'"
 expect_text unknown err "zmpirun --help"
 
 run_job bindto -np 1 --bind-to core "$FAKE_RANK" ok
-expect_rc bindto 1
-expect_text bindto err "unknown option '--bind-to'"
+expect_rc bindto 0
+run_job badbind -np 1 --bind-to cores "$FAKE_RANK" ok
+expect_rc badbind 1
+expect_text badbind err "--bind-to: cores not in"
 
 run_job version --version
 expect_rc version 0
