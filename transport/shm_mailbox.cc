@@ -136,12 +136,15 @@ bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&
 // ----------------------------------------------------------------------------- outbox
 
 ShmOutbox::ShmOutbox(const std::string& receiverName, int senderIndex)
-    : segment_(SharedSegment::open(receiverName)), layout_(static_cast<ShmMailboxLayout*>(segment_.data())),
+    : segment_(SharedSegment::open(receiverName)),
+      layout_(static_cast<ShmMailboxLayout*>(segment_.data())),
       index_(senderIndex) {
-  if (layout_->magic.load(std::memory_order_acquire) != kMailboxMagic || senderIndex < 0 || static_cast<uint32_t>(senderIndex) >= layout_->senders) {
+  if (layout_->magic.load(std::memory_order_acquire) != kMailboxMagic || senderIndex < 0 ||
+      static_cast<uint32_t>(senderIndex) >= layout_->senders) {
     throw TransportError("shared-memory mailbox " + receiverName + " is not ready or has no ring for sender " +
                          std::to_string(senderIndex));
   }
+  knownTail_ = layout_->control(index_).tail.load(std::memory_order_acquire);
 }
 
 bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
@@ -151,11 +154,13 @@ bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const u
   uint8_t* ring = layout_->ring(index_);
   const uint64_t size = layout_->ringBytes;
   uint64_t head = control.head.load(std::memory_order_relaxed);
-  const uint64_t tail = control.tail.load(std::memory_order_acquire);
   const uint64_t need = kRecordHeader + align8(bytes);
   const uint64_t position = head % size;
   uint64_t padding = position + need > size ? size - position : 0;
-  if (size - (head - tail) < padding + need) return false;
+  if (size - (head - knownTail_) < padding + need) {
+    knownTail_ = control.tail.load(std::memory_order_acquire);
+    if (size - (head - knownTail_) < padding + need) return false;
+  }
   if (padding) {
     RecordHeader pad{static_cast<uint32_t>(padding - kRecordHeader), kPadding, 0};
     std::memcpy(ring + position, &pad, sizeof pad);
@@ -170,10 +175,17 @@ bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const u
 }
 
 bool ShmOutbox::wantsDoorbell() {
-  // A seq_cst read-modify-write orders our ring write (head.store) before reading the
-  // pollers, against the receiver's pollers decrement before it re-checks the rings
-  // (Dekker); an RMW rather than a fence, which ThreadSanitizer cannot model.
-  if (layout_->pollers.fetch_add(0, std::memory_order_seq_cst) != 0) return false;
+  // Our ring write (head.store) must be ordered before reading the pollers, against the
+  // receiver's pollers decrement before it re-checks the rings (Dekker). A full fence and
+  // a plain load do it without taking the receiver's cache line exclusively; under
+  // ThreadSanitizer, which cannot model fences, a read-modify-write does the same.
+#if defined(__SANITIZE_THREAD__)
+  const uint32_t pollers = layout_->pollers.fetch_add(0, std::memory_order_seq_cst);
+#else
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const uint32_t pollers = layout_->pollers.load(std::memory_order_relaxed);
+#endif
+  if (pollers != 0) return false;
   return layout_->doorbell.exchange(1, std::memory_order_seq_cst) == 0;
 }
 

@@ -448,7 +448,8 @@ void Engine::onMessage(transport::WireMessage&& wire) {
     case MessageKind::Eager:
     case MessageKind::EagerSync:
     case MessageKind::Rts: {
-      auto message = std::make_unique<IncomingMessage>(IncomingMessage{kind, envelope, std::move(wire.payload)});
+      // On the stack: only a message nobody waits for yet needs a home of its own.
+      IncomingMessage message{kind, envelope, std::move(wire.payload)};
       Request* request = nullptr;
       {
         std::lock_guard lock(mutex_);
@@ -460,12 +461,12 @@ void Engine::onMessage(transport::WireMessage&& wire) {
           }
         }
         if (!request) {
-          unexpected_.push_back(std::move(message));
+          unexpected_.push_back(std::make_unique<IncomingMessage>(std::move(message)));
           ++epoch_;
         }
       }
       if (request) {
-        deliver(*request, *message);
+        deliver(*request, message);
       } else {
         progress_.notify_all();  // probes wait for unexpected arrivals
       }
