@@ -259,10 +259,8 @@ void applyLinkKeys(zmq::socket_t& socket, const LinkKeys& keys, bool server) {
   });
 }
 
-ZapAuthenticator::ZapAuthenticator(std::shared_ptr<const LinkKeys> keys) : domain_(keys->zapDomain) {
-  counters_ = ZapRegistry::instance().enrol(std::move(keys));
-  enrolled_ = true;
-}
+ZapAuthenticator::ZapAuthenticator(std::shared_ptr<const LinkKeys> keys)
+    : domain_(keys->zapDomain), counters_(ZapRegistry::instance().enrol(keys)), enrolled_(true) {}
 
 ZapAuthenticator::~ZapAuthenticator() { stop(); }
 
