@@ -1,5 +1,6 @@
 #include "mpi/coll/allreduce_rabenseifner.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "mpi/coll/allreduce_recursive_doubling.h"
@@ -20,10 +21,20 @@ void allreduceRabenseifner(Schedule& s, const Reduction& reduction, char* acc) {
     return Range{first, elements, reduction.offsetOf(first), reduction.spanBytes(elements)};
   };
 
+  // Part j of a range: `per` elements from its j-th; empty past its end.
+  const std::size_t per = reduction.pieceElements(s.segmentBytes());
+  auto piece = [&](const Range& whole, std::size_t j) {
+    const std::size_t skip = std::min(whole.elements, j * per);
+    const std::size_t elements = std::min(per, whole.elements - skip);
+    return Range{whole.first + skip, elements, reduction.offsetOf(whole.first + skip), reduction.spanBytes(elements)};
+  };
+
   foldIn(s, reduction, acc, 0);
   int step = 1;
   if (fold.newRank >= 0 && fold.pof2 > 1) {
-    char* in = s.scratch(reduction.spanBytes((count + 1) / 2));  // the larger first half
+    // The partner's half arrives and is combined `per` elements at a time, one round each,
+    // so scratch holds `per` elements, not the larger first half.
+    char* in = s.scratch(reduction.spanBytes(std::min(per, (count + 1) / 2)));
     int lo = 0, hi = fold.pof2;
     // Reduce-scatter: halve the chunk range each round, keeping the half named by the bit.
     for (int mask = 1; mask < fold.pof2; mask *= 2, ++step) {
@@ -33,16 +44,24 @@ void allreduceRabenseifner(Schedule& s, const Reduction& reduction, char* acc) {
       const bool lower = (fold.newRank & mask) == 0;
       const Range keep = lower ? range(lo, mid) : range(mid, hi);
       const Range give = lower ? range(mid, hi) : range(lo, mid);
-      s.recv(peer, step, in, keep.bytes);
-      s.send(peer, step, acc + give.offset, give.bytes);
-      char* mine = acc + keep.offset;
-      if (partner < fold.newRank) {
-        s.local([reduction, in, mine, keep] { reduction.combine(in, mine, keep.elements); });
-      } else {
-        s.local([reduction, in, mine, keep] {
-          reduction.combine(mine, in, keep.elements);
-          std::memcpy(mine, in, keep.bytes);
-        });
+      // The partner's give is our keep and vice versa: both cut max(keep, give) alike.
+      const std::size_t pieces = std::max<std::size_t>(1, (std::max(keep.elements, give.elements) + per - 1) / per);
+      for (std::size_t j = 0; j < pieces; ++j) {
+        const Range k = piece(keep, j);
+        const Range g = piece(give, j);
+        s.recv(peer, step, in, k.bytes);
+        s.send(peer, step, acc + g.offset, g.bytes);
+        char* mine = acc + k.offset;
+        if (k.elements == 0) {
+          s.fence();
+        } else if (partner < fold.newRank) {
+          s.local([reduction, in, mine, k] { reduction.combine(in, mine, k.elements); });
+        } else {
+          s.local([reduction, in, mine, k] {
+            reduction.combine(mine, in, k.elements);
+            std::memcpy(mine, in, k.bytes);
+          });
+        }
       }
       if (lower) {
         hi = mid;

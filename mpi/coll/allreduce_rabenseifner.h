@@ -12,7 +12,9 @@ namespace zmpi::mpi::coll {
 // every partial result covers a contiguous range of ranks and is combined as (lower
 // ranks) op (higher ranks): rank order holds for non-commutative ops. Each chunk of the
 // result is computed on one rank and copied to the others, so all ranks get the same
-// bits. Needs a splittable type (reduction.h).
+// bits. Each halving round receives and combines a few pieces at a time
+// (Reduction::pieceElements), so the scratch for the partner's half stays small. Needs a
+// splittable type (reduction.h).
 void allreduceRabenseifner(Schedule& schedule, const Reduction& reduction, char* acc);
 
 }  // namespace zmpi::mpi::coll

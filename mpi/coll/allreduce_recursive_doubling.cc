@@ -1,5 +1,6 @@
 #include "mpi/coll/allreduce_recursive_doubling.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "mpi/coll/layout.h"
@@ -22,15 +23,21 @@ void foldIn(Schedule& s, const Reduction& reduction, char* acc, int step) {
   const int r = s.rank();
   const Fold fold = foldOf(r, s.size());
   if (r >= 2 * fold.rem) return;
-  const std::size_t bytes = reduction.bytes();
-  if (r % 2 == 0) {
-    s.send(r + 1, step, acc, bytes);
-  } else {
-    char* in = s.scratch(bytes);
-    s.recv(r - 1, step, in, bytes);
-    s.local([reduction, in, acc] { reduction.combine(in, acc, reduction.count()); });
+  // A few pieces at a time (Reduction::pieceElements), so the scratch operand stays small.
+  const std::size_t count = reduction.count();
+  const std::size_t per = reduction.pieceElements(s.segmentBytes());
+  char* in = r % 2 == 1 ? s.scratch(reduction.spanBytes(std::min(per, count))) : nullptr;
+  for (std::size_t first = 0; first < count; first += per) {
+    const std::size_t elements = std::min(per, count - first);
+    char* piece = per < count ? acc + reduction.offsetOf(first) : acc;
+    if (r % 2 == 0) {
+      s.send(r + 1, step, piece, reduction.spanBytes(elements));
+    } else {
+      s.recv(r - 1, step, in, reduction.spanBytes(elements));
+      s.local([reduction, in, piece, elements] { reduction.combine(in, piece, elements); });
+    }
+    s.fence();
   }
-  s.fence();
 }
 
 void foldOut(Schedule& s, const Reduction& reduction, char* acc, int step) {

@@ -23,8 +23,9 @@ struct Fold {
   int rankOf(int newRank) const { return newRank < rem ? 2 * newRank + 1 : newRank + rem; }
 };
 Fold foldOf(int rank, int size);
-// The fold's first step (even ranks below 2 rem send to the odd rank above, which combines)
-// and last (the odd rank sends the result back); both use `step`.
+// The fold's first step (even ranks below 2 rem send to the odd rank above, which combines,
+// a few pieces at a time so its scratch stays small: Reduction::pieceElements) and last
+// (the odd rank sends the result back); both use `step`.
 void foldIn(Schedule& schedule, const Reduction& reduction, char* acc, int step);
 void foldOut(Schedule& schedule, const Reduction& reduction, char* acc, int step);
 

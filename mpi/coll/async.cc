@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "mpi/coll/channel.h"
+#include "mpi/coll/pieces.h"
 #include "mpi/coll/progress_thread.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
@@ -43,43 +44,35 @@ class AsyncSchedule : public std::enable_shared_from_this<AsyncSchedule> {
   void advance() {
     const auto& rounds = schedule_->rounds();
     for (;;) {
-      if (inFlight_) {
-        if (outstanding_.load(std::memory_order_acquire) != 0) return;
-        inFlight_ = false;
+      if (current_) {
+        current_->start(begin_);
+        if (!current_->finished()) return;
+        if (current_->error() != MPI_SUCCESS) {
+          int expected = MPI_SUCCESS;
+          error_.compare_exchange_strong(expected, current_->error());
+        }
+        current_.reset();
         for (const auto& action : rounds[next_ - 1].actions) action();
       }
       if (next_ == rounds.size()) {
         finish(error_.load());
         return;
       }
-      const Schedule::Round& round = rounds[next_++];
-      inFlight_ = true;
-      // One extra count held by this pass: a transfer that completes during its own start
-      // must not look like the end of the round before the rest have started.
-      outstanding_.store(static_cast<int>(round.transfers.size()) + 1, std::memory_order_relaxed);
-      for (const auto& t : round.transfers) {
-        if (!t.send) channel_.irecvDetached(t.peer, t.step, t.data, t.bytes, callback());
-      }
-      for (const auto& t : round.transfers) {
-        if (t.send) channel_.isendDetached(t.peer, t.step, t.data, t.bytes, callback());
-      }
-      if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+      current_ = std::make_shared<PiecedRound>(rounds[next_++], schedule_->segmentBytes());
     }
   }
 
-  std::function<void(int)> callback() {
-    return [self = shared_from_this()](int error) { self->transferDone(error); };
-  }
-
-  // Runs on whatever thread completed a transfer: count down, and on the round's last
-  // transfer hand the next pass to the progress thread.
-  void transferDone(int error) {
-    if (error != MPI_SUCCESS) {
-      int expected = MPI_SUCCESS;
-      error_.compare_exchange_strong(expected, error);
-    }
-    if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      CollectiveProgress::instance().post([self = shared_from_this()] { self->pass(); });
+  // Starts one piece of the current round. Its callback runs on whatever thread completed
+  // the transfer: it counts, and when there is something to do (start the next piece, end
+  // the round) hands a pass to the progress thread.
+  void beginPiece(const Schedule::Transfer& t, std::size_t stream) {
+    auto done = [self = shared_from_this(), round = current_, stream](int error) {
+      if (round->pieceDone(stream, error)) CollectiveProgress::instance().post([self] { self->pass(); });
+    };
+    if (t.send) {
+      channel_.isendDetached(t.peer, t.step, t.data, t.bytes, std::move(done));
+    } else {
+      channel_.irecvDetached(t.peer, t.step, t.data, t.bytes, std::move(done));
     }
   }
 
@@ -105,10 +98,11 @@ class AsyncSchedule : public std::enable_shared_from_this<AsyncSchedule> {
   std::unique_ptr<Schedule> schedule_;
   Channel channel_;
   Request* request_ = nullptr;
-  std::size_t next_ = 0;   // the round to start next
-  bool inFlight_ = false;  // round next_ - 1 started and its actions not yet run
+  std::size_t next_ = 0;                  // the round to start next
+  std::shared_ptr<PiecedRound> current_;  // round next_ - 1 while its transfers run
+  std::function<void(const Schedule::Transfer&, std::size_t)> begin_ =
+      [this](const Schedule::Transfer& t, std::size_t stream) { beginPiece(t, stream); };
   bool finished_ = false;
-  std::atomic<int> outstanding_{0};
   std::atomic<int> error_{MPI_SUCCESS};
 };
 

@@ -8,7 +8,8 @@
 // places:
 //  1. the program's Test/Wait (Request::progress()), and
 //  2. the process's collective progress thread (CollectiveProgress), which is woken when
-//     the last transfer of a round completes.
+//     a transfer completes and there is something to do: start the next piece of a large
+//     transfer (pieces.h), or end the round.
 // The transfers' completion callbacks only count down and post to that thread: they run
 // on the world's progress thread (or a zmq I/O thread, or the caller's), so they must
 // neither block nor do user-sized work such as a 64 MiB reduction. So a collective moves

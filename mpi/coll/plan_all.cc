@@ -30,6 +30,7 @@ void placeOwn(Schedule& s, const Area& all, void* recvbuf, const std::vector<Par
 Plan planAllgatherParts(Communicator& comm, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
                         const std::vector<Part>& parts, bool uniform) {
   auto s = std::make_unique<Schedule>(comm);
+  s->setSegmentBytes(segmentBytes());
   const Area all = areaFor(*s, recvbuf, parts);
   placeOwn(*s, all, recvbuf, parts, sendbuf, sendcount, sendtype);
   std::size_t total = 0;
@@ -68,6 +69,7 @@ Area copiedArea(Schedule& s, const void* base, const std::vector<Part>& parts) {
 Plan planAlltoallParts(Communicator& comm, const void* sendbuf, const std::vector<Part>& sendParts, void* recvbuf,
                        const std::vector<Part>& recvParts) {
   auto s = std::make_unique<Schedule>(comm);
+  s->setSegmentBytes(segmentBytes());
   const Area recv = areaFor(*s, recvbuf, recvParts);
   Area send;
   if (sendbuf == MPI_IN_PLACE) {

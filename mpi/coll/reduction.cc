@@ -19,6 +19,11 @@ std::size_t Reduction::spanBytes(std::size_t elements) const {
   return static_cast<std::size_t>(type_->trueExtent() + (stride < 0 ? -stride : stride));
 }
 
+std::size_t Reduction::pieceElements(std::size_t segmentBytes) const {
+  if (segmentBytes == 0 || !splittable_) return std::max<std::size_t>(count_, 1);
+  return std::max<std::size_t>(1, kCombinePieces * segmentBytes / static_cast<std::size_t>(extent_));
+}
+
 void Reduction::combine(const char* in, char* inout, std::size_t elements) const {
   if (elements == 0) return;
   op_->apply(in - lo_, inout - lo_, elements, *type_);

@@ -34,6 +34,13 @@ class Reduction {
   bool splittable() const { return splittable_; }
   // Byte offset of element `index` from the span pointer (splittable types only).
   std::size_t offsetOf(std::size_t index) const { return index * extent_; }
+  // Elements a reduction receives and combines at a time when transfers travel in pieces
+  // of `segmentBytes` (Schedule::segmentBytes): kCombinePieces pieces' worth, one element
+  // at least; the whole operand when `segmentBytes` is 0 or the type cannot be split. Each
+  // such step is a round of its own (combine, then the next), so a few pieces per step
+  // keep the window of pieces (pieces.h) busy while scratch stays small.
+  static constexpr std::size_t kCombinePieces = 4;
+  std::size_t pieceElements(std::size_t segmentBytes) const;
 
   // inout = in (op) inout over `elements` elements, `in` the left operand (as
   // MPI_Reduce_local): both are span pointers to the first of those elements.

@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "mpi/coll/channel.h"
+#include "mpi/coll/pieces.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
 
@@ -60,6 +61,7 @@ void Schedule::fence() {
 
 char* Schedule::scratch(std::size_t bytes) {
   scratch_.push_back(std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(bytes, 1)));
+  scratchBytes_ += bytes;
   return scratch_.back().get();
 }
 
@@ -84,33 +86,29 @@ std::size_t Schedule::transferCount() const {
 void run(Schedule& schedule) {
   Channel channel(schedule.comm());
   Engine& engine = schedule.comm().world().engine();
-  // Detached transfers (the engine frees each request itself once complete) counted down
-  // by their callbacks; the callbacks share the count, so one that fires after an error
-  // unwound this frame still has it. Waiting in waitUntil is safe: the engine bumps its
-  // progress epoch only after a completion's callback ran.
-  struct Round {
-    std::atomic<int> outstanding{0};
-    std::atomic<int> error{MPI_SUCCESS};
-  };
-  auto state = std::make_shared<Round>();
-  auto done = [state](int error) {
-    if (error != MPI_SUCCESS) state->error.store(error);
-    state->outstanding.fetch_sub(1, std::memory_order_acq_rel);
-  };
   for (const Schedule::Round& round : schedule.rounds()) {
-    state->outstanding.store(static_cast<int>(round.transfers.size()));
-    // Receives first: a message then finds its receive posted instead of being queued
-    // as unexpected (and, above the eager limit, its rendezvous answered at once).
-    for (const auto& t : round.transfers) {
-      if (!t.send) channel.irecvDetached(t.peer, t.step, t.data, t.bytes, done);
+    // Detached transfers (the engine frees each request itself once complete) report to
+    // the round's state; the callbacks share it, so one that fires after an error unwound
+    // this frame still has it. Waiting in waitUntil is safe: the engine bumps its progress
+    // epoch only after a completion's callback ran.
+    auto state = std::make_shared<PiecedRound>(round, schedule.segmentBytes());
+    auto begin = [&channel, &state](const Schedule::Transfer& t, std::size_t stream) {
+      auto done = [state, stream](int error) { state->pieceDone(stream, error); };
+      if (t.send) {
+        channel.isendDetached(t.peer, t.step, t.data, t.bytes, std::move(done));
+      } else {
+        channel.irecvDetached(t.peer, t.step, t.data, t.bytes, std::move(done));
+      }
+    };
+    // Count completions before each start: one during or after it then ends the wait.
+    uint64_t seen = state->completions();
+    state->start(begin);
+    while (!state->finished()) {
+      engine.waitUntil([&] { return state->completions() != seen; });
+      seen = state->completions();
+      state->start(begin);
     }
-    for (const auto& t : round.transfers) {
-      if (t.send) channel.isendDetached(t.peer, t.step, t.data, t.bytes, done);
-    }
-    if (state->outstanding.load(std::memory_order_acquire) != 0) {
-      engine.waitUntil([&] { return state->outstanding.load(std::memory_order_acquire) == 0; });
-    }
-    if (state->error.load() != MPI_SUCCESS) fail(state->error.load(), "collective message of unexpected size");
+    if (state->error() != MPI_SUCCESS) fail(state->error(), "collective message of unexpected size");
     for (const auto& action : round.actions) action();
   }
 }

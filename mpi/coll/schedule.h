@@ -57,6 +57,12 @@ class Schedule {
   // Transfers added after a fence start only once those before it completed.
   void fence();
 
+  // Large transfers travel in pieces of this many bytes, 0 for whole (pieces.h); both
+  // runners cut every transfer of the schedule alike. Algorithms read it to bound their
+  // scratch (a reduction combines piece by piece).
+  void setSegmentBytes(std::size_t bytes) { segmentBytes_ = bytes; }
+  std::size_t segmentBytes() const { return segmentBytes_; }
+
   // Composite collectives (reduce then scatter, ...) run one algorithm after another in
   // one call; giving each phase its own step range keeps their messages apart.
   void setStepBase(int base) { stepBase_ = base; }
@@ -70,6 +76,7 @@ class Schedule {
 
   const std::vector<Round>& rounds() const { return rounds_; }
   std::size_t transferCount() const;
+  std::size_t scratchBytes() const { return scratchBytes_; }  // allocated by scratch()
 
  private:
   void add(bool send, int peer, int step, char* data, std::size_t bytes);
@@ -79,9 +86,11 @@ class Schedule {
   int rank_;
   int size_;
   int stepBase_ = 0;
+  std::size_t segmentBytes_ = 0;
   bool fenced_ = false;
   std::vector<Round> rounds_;
   std::vector<std::unique_ptr<char[]>> scratch_;
+  std::size_t scratchBytes_ = 0;
   std::vector<Datatype*> held_;
   std::vector<Op*> heldOps_;
 };

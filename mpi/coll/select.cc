@@ -39,6 +39,17 @@ RootedAlgorithm selectRooted(const char* collective, std::size_t totalBytes, int
 
 }  // namespace
 
+std::size_t segmentBytes() {
+  const char* value = std::getenv("ZMPI_COLL_SEGMENT_BYTES");
+  if (value == nullptr) return kSegmentBytes;
+  char* end = nullptr;
+  const unsigned long long bytes = std::strtoull(value, &end, 10);
+  if (end == value || *end != '\0' || value[0] == '-') {
+    fail(MPI_ERR_OTHER, std::string("ZMPI_COLL_SEGMENT_BYTES=") + value + " is not a byte count (0: no pieces)");
+  }
+  return static_cast<std::size_t>(bytes);
+}
+
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks) {
   const std::string name = forced("BCAST");
   if (name == "binomial") return BcastAlgorithm::Binomial;

@@ -19,10 +19,18 @@ inline constexpr std::size_t kAllreduceLargeMinBytes = 64 * 1024;
 inline constexpr std::size_t kAllgatherRingMinBytes = 512 * 1024;  // all ranks' data together
 inline constexpr std::size_t kGatherLinearMinBytes = 64 * 1024;    // all ranks' data together
 
+// Large transfers travel in pieces of this size (pieces.h): half the same-host
+// transport's ring (ZMPI_SHM_RING_BYTES, 512 KiB), so a piece never waits in a copy for ring
+// space. ZMPI_COLL_SEGMENT_BYTES overrides it (0: no pieces).
+inline constexpr std::size_t kSegmentBytes = 256 * 1024;
+
 enum class BcastAlgorithm { Binomial, ScatterAllgather };
 enum class AllreduceAlgorithm { RecursiveDoubling, Rabenseifner, Ring };
 enum class AllgatherAlgorithm { RecursiveDoubling, Bruck, Ring };
 enum class RootedAlgorithm { Binomial, Linear };  // gather and scatter
+
+// Piece size of large transfers (pieces.h), 0 for none: ZMPI_COLL_SEGMENT_BYTES.
+std::size_t segmentBytes();
 
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks);
 // `splittable`: the datatype can be cut into element ranges (Reduction::splittable).

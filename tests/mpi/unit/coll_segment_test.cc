@@ -1,0 +1,115 @@
+// Large transfers in pieces (Schedule::segment, ZMPI_COLL_SEGMENT_BYTES): no message of
+// bcast, allgather, alltoall or allreduce carries more than a piece, results are intact,
+// and Rabenseifner's allreduce combines a few pieces at a time in that much scratch. (The
+// other collective suites run once more with tiny pieces: tests/mpi/CMakeLists.txt.)
+#include <mpi.h>
+
+#include <catch2/catch.hpp>
+
+#include "coll_harness.h"
+#include "mpi/coll/reduction.h"
+#include "mpi/coll/select.h"
+
+using namespace zmpi::mpi;
+using namespace zmpi::mpi::coll;
+using namespace zmpi::mpi::testing;
+
+namespace {
+
+constexpr std::size_t kPiece = 4096;
+constexpr int kCount = 30000;  // ints: 120 KB per operand, about 29 pieces
+const TestSum kSum;
+
+int valueOf(int rank, int i) { return rank * 7 + i % 1000; }
+int sumOf(int ranks, int i) { return 7 * ranks * (ranks - 1) / 2 + ranks * (i % 1000); }
+
+}  // namespace
+
+TEST_CASE("no collective message is larger than a piece", "[coll][segment]") {
+  ForceAlgorithm pieces("SEGMENT_BYTES", std::to_string(kPiece));
+  for (const char* allreduce : {"rabenseifner", "recursive_doubling", "ring"}) {
+    ForceAlgorithm force("ALLREDUCE", allreduce);
+    ForceAlgorithm bcast("BCAST", allreduce == std::string("ring") ? "binomial" : "scatter_allgather");
+    for (int p : {2, 3, 4, 5}) {
+      for (Mode mode : {Mode::Blocking, Mode::Nonblocking}) {
+        PerRank<std::string> failures(p);
+        auto network = runRanks(p, [&](World& world) {
+          Communicator& comm = world.commWorld();
+          const int r = world.rank();
+          const auto all = static_cast<std::size_t>(kCount) * static_cast<std::size_t>(p);
+          std::vector<int> mine(kCount), sum(kCount, -1), shared(kCount, -1), everything(all, -1), spread(all),
+              exchanged(all, -1);
+          for (int i = 0; i < kCount; ++i) mine[static_cast<std::size_t>(i)] = valueOf(r, i);
+          for (std::size_t i = 0; i < all; ++i) spread[i] = valueOf(r, static_cast<int>(i));
+          if (r == 0) shared = mine;
+          execute(planAllreduce(comm, mine.data(), sum.data(), kCount, intType(), kSum), mode);
+          execute(planBcast(comm, shared.data(), kCount, intType(), 0), mode);
+          execute(planAllgather(comm, mine.data(), kCount, &intType(), everything.data(), kCount, intType()), mode);
+          execute(planAlltoall(comm, spread.data(), kCount, &intType(), exchanged.data(), kCount, intType()), mode);
+          std::string failed;
+          for (int i = 0; i < kCount; ++i) {
+            if (sum[static_cast<std::size_t>(i)] != sumOf(p, i)) failed = "allreduce";
+            if (shared[static_cast<std::size_t>(i)] != valueOf(0, i)) failed = "bcast";
+          }
+          for (int s = 0; s < p; ++s) {
+            for (int i = 0; i < kCount; ++i) {
+              const std::size_t k = static_cast<std::size_t>(s) * kCount + static_cast<std::size_t>(i);
+              if (everything[k] != valueOf(s, i)) failed = "allgather";
+              if (exchanged[k] != valueOf(s, r * kCount + i)) failed = "alltoall";
+            }
+          }
+          failures.set(r, failed);
+        });
+        uint64_t largest = 0;
+        for (const SentRecord& record : network->sent()) largest = std::max(largest, record.payloadBytes);
+        INFO(allreduce << " p=" << p);
+        CHECK(largest <= kPiece);
+        CHECK(largest > kPiece / 2);  // the data did travel
+        for (int r = 0; r < p; ++r) {
+          INFO("rank " << r << ": " << failures[r]);
+          CHECK(failures[r].empty());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Rabenseifner allreduce combines a few pieces at a time in small scratch", "[coll][segment]") {
+  ForceAlgorithm force("ALLREDUCE", "rabenseifner");
+  for (const std::string& piece : {std::to_string(kPiece), std::string("0")}) {
+    ForceAlgorithm pieces("SEGMENT_BYTES", piece);
+    for (int p : {2, 4, 5}) {
+      PerRank<std::size_t> scratch(p);
+      PerRank<bool> ok(p);
+      runRanks(p, [&](World& world) {
+        const int r = world.rank();
+        std::vector<int> data(kCount);
+        for (int i = 0; i < kCount; ++i) data[static_cast<std::size_t>(i)] = valueOf(r, i);
+        Plan plan = planAllreduce(world.commWorld(), MPI_IN_PLACE, data.data(), kCount, intType(), kSum);
+        scratch.set(r, plan->scratchBytes());
+        execute(std::move(plan), Mode::Blocking);
+        bool good = true;
+        for (int i = 0; i < kCount; ++i) good &= data[static_cast<std::size_t>(i)] == sumOf(p, i);
+        ok.set(r, good);
+      });
+      std::size_t most = 0;
+      for (int r = 0; r < p; ++r) {
+        INFO("piece " << piece << " p=" << p << " rank " << r);
+        CHECK(ok[r]);
+        most = std::max(most, scratch[r]);
+        if (piece != "0") CHECK(scratch[r] <= 2 * Reduction::kCombinePieces * kPiece);
+      }
+      INFO("p=" << p);
+      if (piece == "0") CHECK(most >= kCount * sizeof(int) / 2);  // without pieces: half the operand
+    }
+  }
+}
+
+TEST_CASE("ZMPI_COLL_SEGMENT_BYTES must be a byte count", "[coll][segment]") {
+  {
+    ForceAlgorithm pieces("SEGMENT_BYTES", "64k");
+    CHECK_THROWS_AS(segmentBytes(), MpiError);
+  }
+  ForceAlgorithm pieces("SEGMENT_BYTES", "0");
+  CHECK(segmentBytes() == 0);
+}
