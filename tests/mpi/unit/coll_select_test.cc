@@ -13,6 +13,7 @@ TEST_CASE("default choices follow message size and rank count", "[coll][select]"
   CHECK(selectBcast(8, 8) == BcastAlgorithm::Binomial);
   CHECK(selectBcast(kBcastScatterAllgatherMinBytes, 8) == BcastAlgorithm::ScatterAllgather);
   CHECK(selectBcast(kBcastScatterAllgatherMinBytes, 2) == BcastAlgorithm::Binomial);
+  CHECK(selectBcast(kBcastScatterAllgatherMinBytes, 4) == BcastAlgorithm::Binomial);
 
   CHECK(selectAllreduce(64, 16, 8, true, true) == AllreduceAlgorithm::RecursiveDoubling);
   CHECK(selectAllreduce(kAllreduceLargeMinBytes, 16384, 8, true, true) == AllreduceAlgorithm::Rabenseifner);
