@@ -60,7 +60,10 @@ int main(int argc, char** argv) {
   const size_t points = (size_t)(rows + 2) * (size_t)stride;
   double* u = calloc(points, sizeof *u);
   double* next = calloc(points, sizeof *next);
-  if (!u || !next) MPI_Abort(MPI_COMM_WORLD, 2);
+  if (!u || !next) {
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    return 2; /* not reached */
+  }
 #define AT(a, i, j) (a)[(size_t)(i) * (size_t)stride + (size_t)(j)]
   /* The plate's top edge lives in the ghost row of the top ranks; no exchange overwrites
    * it, because their `up` is MPI_PROC_NULL. */

@@ -31,7 +31,10 @@ int main(int argc, char** argv) {
   }
   const long maxBytes = argc > 1 ? atol(argv[1]) : 4L << 20;
   char* buffer = malloc(maxBytes > 0 ? (size_t)maxBytes : 1);
-  if (!buffer) MPI_Abort(MPI_COMM_WORLD, 2);
+  if (!buffer) {
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    return 2; /* not reached */
+  }
   memset(buffer, 'z', maxBytes > 0 ? (size_t)maxBytes : 1);
 
   if (rank == 0) printf("%12s %12s %14s %12s\n", "bytes", "round trips", "latency (us)", "MB/s");

@@ -13,7 +13,8 @@ namespace zmpi::transport {
 std::chrono::milliseconds SocketOptions::defaultLinger() {
   static const std::chrono::milliseconds value = [] {
     const char* env = std::getenv("ZMPI_LINGER_MS");
-    return std::chrono::milliseconds(env != nullptr ? std::atoi(env) : 1000);
+    // A debugging knob read once; not validated (a malformed value reads as 0 ms).
+    return std::chrono::milliseconds(env != nullptr ? std::atoi(env) : 1000);  // NOLINT(cert-err34-c)
   }();
   return value;
 }

@@ -29,7 +29,8 @@ int raiseCommError(MPI_Comm comm, const char* call, int code, const std::string&
     case Errhandler::Kind::Return:
       return code;
     case Errhandler::Kind::Comm: {
-      MPI_Comm handle = target->handle();
+      // A Comm-kind handler is a communicator's, so target is set (Errhandler::fatal() is not Comm).
+      MPI_Comm handle = target->handle();  // NOLINT(clang-analyzer-core.CallAndMessage)
       int value = code;
       handler->commFunction()(&handle, &value, call);
       return code;

@@ -22,7 +22,7 @@ struct Fold {
   int newRank;
   int rankOf(int newRank) const { return newRank < rem ? 2 * newRank + 1 : newRank + rem; }
 };
-Fold foldOf(int rank, int size);
+Fold foldOf(int r, int p);
 // The fold's first step (even ranks below 2 rem send to the odd rank above, which combines,
 // a few pieces at a time so its scratch stays small: Reduction::pieceElements) and last
 // (the odd rank sends the result back); both use `step`.

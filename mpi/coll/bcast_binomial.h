@@ -14,6 +14,6 @@ void bcastBinomial(Schedule& schedule, char* data, std::size_t bytes, int root);
 
 // The tree both binomial broadcasts and scatters use: v's parent and subtree span
 // (for the root: the smallest power of two >= p).
-int binomialSubtree(int relativeRank, int size);
+int binomialSubtree(int v, int p);
 
 }  // namespace zmpi::mpi::coll

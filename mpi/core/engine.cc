@@ -466,7 +466,7 @@ void Engine::onMessage(transport::WireMessage&& wire) {
         }
       }
       if (request) {
-        deliver(*request, message);
+        deliver(*request, message);  // NOLINT(bugprone-use-after-move): moved above only if no request matched
       } else {
         progress_.notify_all();  // probes wait for unexpected arrivals
       }

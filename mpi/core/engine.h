@@ -57,7 +57,7 @@ class Engine {
   std::unique_ptr<IncomingMessage> mprobe(int context, int source, int tag, MPI_Status* status);
 
   // --- progress side ---------------------------------------------------------------
-  void onMessage(transport::WireMessage&& message);
+  void onMessage(transport::WireMessage&& wire);
   // Wakes every waiter with an error: the world is going down.
   void abort(const std::string& reason);
   void notifyProgress();

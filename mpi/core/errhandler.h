@@ -57,8 +57,9 @@ class ErrhandlerRef {
  public:
   explicit ErrhandlerRef(Errhandler* handler) : handler_(handler) { handler_->retain(); }
   ErrhandlerRef(const ErrhandlerRef& other) : ErrhandlerRef(other.handler_) {}
+  // cppcheck-suppress operatorEqVarError ; reset() assigns handler_
   ErrhandlerRef& operator=(const ErrhandlerRef& other) {
-    reset(other.handler_);
+    if (this != &other) reset(other.handler_);
     return *this;
   }
   ~ErrhandlerRef() { handler_->release(); }

@@ -34,9 +34,8 @@ std::string firstHostOfNodeList(const std::string& nodeList) {
     return nodeList.substr(0, comma);
   }
   // prefix[range,...]: the first element of the first range, leading zeros kept.
-  std::string first = nodeList.substr(bracket + 1);
-  first = first.substr(0, first.find_first_of("-,]"));
-  return nodeList.substr(0, bracket) + first;
+  const std::size_t open = bracket + 1;
+  return nodeList.substr(0, bracket) + nodeList.substr(open, nodeList.find_first_of("-,]", open) - open);
 }
 
 std::optional<SlurmBootstrap> slurmBootstrapFromEnvironment() {
@@ -55,8 +54,8 @@ std::optional<SlurmBootstrap> slurmBootstrapFromEnvironment() {
   const std::string portText = environmentString("ZMPI_RENDEZVOUS_PORT");
   const long long port = !portText.empty() ? parseNumber("ZMPI_RENDEZVOUS_PORT", portText)
                                            : 20000 + (jobId.empty() ? 0 : parseNumber("SLURM_JOB_ID", jobId) % 20000);
-  boot.rendezvous = "tcp://" + (boot.rank == 0 ? std::string("0.0.0.0") : firstHostOfNodeList(nodeList)) + ":" +
-                    std::to_string(port);
+  boot.rendezvous =
+      "tcp://" + (boot.rank == 0 ? std::string("0.0.0.0") : firstHostOfNodeList(nodeList)) + ":" + std::to_string(port);
   boot.bindAddress = reachableAddressOf(boot.host.empty() ? firstHostOfNodeList(nodeList) : boot.host);
   return boot;
 }

@@ -42,14 +42,14 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
       linkKeys_(std::move(linkKeys)),
       rank_(rank),
       size_(size),
+      maxPath_(environmentString("ZMPI_TRANSPORT", "shm")),
       inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
-  maxPath_ = environmentString("ZMPI_TRANSPORT", "shm");
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
   }
 }
 
-ZmqFabric::~ZmqFabric() { close(); }
+ZmqFabric::~ZmqFabric() { ZmqFabric::close(); }  // no virtual dispatch in a destructor
 
 PeerAddress ZmqFabric::bind(const std::string& host, const std::string& bindAddress, const std::string& jobId) {
   myHost_ = host;

@@ -30,6 +30,7 @@ std::vector<pid_t> listChildren() {
     if (close == std::string::npos) continue;
     char state = 0;
     long parent = 0;
+    // NOLINTNEXTLINE(cert-err34-c): /proc/<pid>/stat from the kernel, the match count is checked
     if (std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &parent) == 2 && parent == self) {
       children.push_back(static_cast<pid_t>(std::stol(name)));
     }

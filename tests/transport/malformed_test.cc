@@ -30,7 +30,9 @@ TEST_CASE("decodeFrames names what is wrong", "[wire][malformed]") {
   std::vector<zmq::message_t> frames;
   frames.emplace_back(&good, sizeof good);
   frames.emplace_back("abc", 3);
-  CHECK(decodeMessage(std::move(frames), job).payload.to_string() == "abc");
+  // Decoded outside CHECK, whose expansion names its argument twice (a use after move).
+  const WireMessage decoded = decodeMessage(std::move(frames), job);
+  CHECK(decoded.payload.to_string() == "abc");
 }
 
 TEST_CASE("inbox drops malformed messages and delivers the next good one", "[inbox][malformed]") {
@@ -138,7 +140,8 @@ TEST_CASE("rendezvous server rejects malformed hellos and still completes", "[re
   REQUIRE(zmq::poll(&item, 1, 10s) == 1);
   std::vector<zmq::message_t> frames;
   REQUIRE(zmq::recv_multipart(dealer.raw(), std::back_inserter(frames)));
-  CHECK(decodeMessage(std::move(frames), job).header.kind == kRendezvousTable);
+  const WireMessage table = decodeMessage(std::move(frames), job);
+  CHECK(table.header.kind == kRendezvousTable);
   CHECK(server.rejectedCount() == bad.size());
   server.stop();
 }

@@ -40,8 +40,8 @@ class EchoServer : public zt::MessageServer {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int clients = argc > 1 ? std::atoi(argv[1]) : 4;
-  const int messages = argc > 2 ? std::atoi(argv[2]) : 100;
+  const int clients = argc > 1 ? std::atoi(argv[1]) : 4;     // NOLINT(cert-err34-c): a demo's own arguments
+  const int messages = argc > 2 ? std::atoi(argv[2]) : 100;  // NOLINT(cert-err34-c)
   if (clients < 1 || messages < 1) {
     std::fprintf(stderr, "usage: transport_demo [clients>=1] [messages>=1]\n");
     return 2;

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   CHECK_EQ_INT(count, 2);
   MPI_Graph_neighbors(graph, rank, 2, neighbors);
   CHECK(neighbors[0] == ring[0] && neighbors[1] == ring[1]);
-  int gotIndex[2], gotEdges[2];
+  int gotIndex[2] = {-1, -1}, gotEdges[2] = {-1, -1};
   MPI_Graph_get(graph, 1, 2, gotIndex, gotEdges);
   CHECK_EQ_INT(gotIndex[0], 2);
   CHECK(gotEdges[0] == edges[0] && gotEdges[1] == edges[1]);

@@ -91,10 +91,12 @@ class TestSum : public Op {
 class TestDoubleSum : public Op {
  public:
   void apply(const void* in, void* inout, std::size_t count, const Datatype& type) const override {
-    for (std::size_t i = 0; i < count; ++i) {
-      const double* a = reinterpret_cast<const double*>(static_cast<const char*>(in) + i * sizeof(double));
-      double* b = reinterpret_cast<double*>(static_cast<char*>(inout) + i * sizeof(double));
-      *b = *a + *b;
+    for (std::size_t i = 0; i < count; ++i) {  // memcpy: the buffers need not be aligned for double
+      double a, b;
+      std::memcpy(&a, static_cast<const char*>(in) + i * sizeof(double), sizeof a);
+      std::memcpy(&b, static_cast<char*>(inout) + i * sizeof(double), sizeof b);
+      b = a + b;
+      std::memcpy(static_cast<char*>(inout) + i * sizeof(double), &b, sizeof b);
     }
   }
   bool commutative() const override { return true; }

@@ -17,6 +17,8 @@ namespace {
 struct OwnedGroup {
   explicit OwnedGroup(std::vector<int> worldRanks) : group(new Group(std::move(worldRanks))) {}
   ~OwnedGroup() { group->release(); }
+  OwnedGroup(const OwnedGroup&) = delete;
+  OwnedGroup& operator=(const OwnedGroup&) = delete;
   Group& operator*() const { return *group; }
   Group* group;
 };
