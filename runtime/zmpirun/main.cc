@@ -2,10 +2,13 @@
 // command line, job_network.h for where a multi-host job listens, job_plan.h for what each
 // rank gets, job_monitor.h for how a job is followed and ended.
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <memory>
+#include <stdexcept>
 
 #include "runtime/common/job_secret.h"
 #include "runtime/common/secret.h"
@@ -39,7 +42,13 @@ namespace {
 std::chrono::milliseconds millisecondsFromEnvironment(const char* name, std::chrono::milliseconds fallback) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return fallback;
-  return std::chrono::milliseconds(std::atoll(value));
+  long long milliseconds = 0;
+  const char* end = value + std::strlen(value);
+  const auto [stop, error] = std::from_chars(value, end, milliseconds);
+  if (error != std::errc() || stop != end) {
+    throw std::invalid_argument(std::string(name) + "=" + value + " is not a whole number of milliseconds");
+  }
+  return std::chrono::milliseconds(milliseconds);
 }
 
 int fail(const std::string& message) {

@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 
 namespace zmpi::runtime {
@@ -189,8 +191,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
                "Accepted for compatibility with Open MPI; zmpirun does not refuse root");
 
   if (const char* port = std::getenv("ZMPI_AGENT_PORT"); port != nullptr && *port != '\0') {
-    options.agentPort = std::atoi(port);
-    if (options.agentPort < 1 || options.agentPort > 65535) {
+    const char* end = port + std::strlen(port);
+    const auto [stop, error] = std::from_chars(port, end, options.agentPort);
+    if (error != std::errc() || stop != end || options.agentPort < 1 || options.agentPort > 65535) {
       return {std::nullopt, fail("ZMPI_AGENT_PORT='" + std::string(port) + "' is not a port number")};
     }
   }

@@ -15,14 +15,14 @@ constexpr int kReceiveBatch = 256;
 
 }  // namespace
 
-RemoteLauncher::RemoteLauncher(const Secret& secret, std::map<std::string, AgentTarget> agents,
+RemoteLauncher::RemoteLauncher(const Secret& secret, const std::map<std::string, AgentTarget>& agents,
                                const RemoteSettings& settings, int stdinSource)
     : secret_(secret),
       codec_(&secret),
       settings_(settings),
       stdinSource_(stdinSource),
       heartbeats_(codec_, settings.heartbeatInterval) {
-  for (auto& [host, target] : agents) agents_[host].link = std::make_unique<AgentLink>(target, codec_);
+  for (const auto& [host, target] : agents) agents_[host].link = std::make_unique<AgentLink>(target, codec_);
 }
 
 RemoteLauncher::~RemoteLauncher() {

@@ -39,7 +39,7 @@ struct RemoteSettings {
 class RemoteLauncher : public Launcher {
  public:
   // `stdinSource`: the descriptor to forward to a remote rank that receives stdin (normally 0).
-  RemoteLauncher(const Secret& secret, std::map<std::string, AgentTarget> agents, const RemoteSettings& settings,
+  RemoteLauncher(const Secret& secret, const std::map<std::string, AgentTarget>& agents, const RemoteSettings& settings,
                  int stdinSource);
   ~RemoteLauncher() override;
 

@@ -142,3 +142,15 @@ TEST_CASE("options: OMPI_MCA_rmaps_base_oversubscribe and ZMPI_OVERSUBSCRIBE act
     }
   }
 }
+
+TEST_CASE("options: ZMPI_AGENT_PORT must be a whole port number") {
+  for (const char* bad : {"x", "80x", "0", "65536", "-1"}) {
+    INFO(bad);
+    ScopedVariable set("ZMPI_AGENT_PORT", bad);
+    CHECK(parse({"-np", "1", "p"}).exitCode != 0);
+  }
+  ScopedVariable set("ZMPI_AGENT_PORT", "7200");
+  const ParseResult good = parse({"-np", "1", "p"});
+  REQUIRE(good.options);
+  CHECK(good.options->agentPort == 7200);
+}

@@ -24,6 +24,11 @@ expect_text help out "--nooversubscribe"
 expect_text help out "stdin goes to rank 0"
 expect_text help out "--hostfile"
 
+# A malformed duration in the environment is an error, not a timeout of 0 ms.
+ZMPI_STARTUP_TIMEOUT_MS=15s run_job badduration -np 1 "$FAKE_RANK" ok
+expect_rc badduration 1
+expect_text badduration err "zmpirun: ZMPI_STARTUP_TIMEOUT_MS=15s is not a whole number of milliseconds"
+
 run_job noprogram -np 2
 expect_rc noprogram 1
 expect_text noprogram err "no program given"
