@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
   double* u = calloc(points, sizeof *u);
   double* next = calloc(points, sizeof *next);
   if (!u || !next) {
+    free(u);
+    free(next);
     MPI_Abort(MPI_COMM_WORLD, 2);
     return 2; /* not reached */
   }
