@@ -140,8 +140,8 @@ TEST_CASE("rendezvous server rejects malformed hellos and still completes", "[re
   REQUIRE(zmq::poll(&item, 1, 10s) == 1);
   std::vector<zmq::message_t> frames;
   REQUIRE(zmq::recv_multipart(dealer.raw(), std::back_inserter(frames)));
-  const WireMessage table = decodeMessage(std::move(frames), job);
-  CHECK(table.header.kind == kRendezvousTable);
+  const WireMessage reply = decodeMessage(std::move(frames), job);
+  CHECK(reply.header.kind == kRendezvousTable);
   CHECK(server.rejectedCount() == bad.size());
   server.stop();
 }

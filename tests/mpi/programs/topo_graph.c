@@ -53,8 +53,8 @@ int main(int argc, char** argv) {
   ringOf(rank, size, ring);
 
   /* Graph_create: everyone passes the whole ring. */
-  int* index = malloc(sizeof(int) * size);
-  int* edges = malloc(sizeof(int) * 2 * size);
+  int* index = calloc((size_t)size, sizeof(int));
+  int* edges = calloc(2 * (size_t)size, sizeof(int));
   for (int r = 0; r < size; ++r) {
     index[r] = 2 * (r + 1);
     ringOf(r, size, &edges[2 * r]);
