@@ -30,7 +30,8 @@ db, root, build, work = sys.argv[1:]
 seen, keep = set(), []
 for entry in json.load(open(db)):
     f = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
-    if not f.startswith(root + "/") or f.startswith(build + "/") or f in seen:
+    # (a file the database names but the tree no longer has: the build is not yet reconfigured)
+    if not f.startswith(root + "/") or f.startswith(build + "/") or f in seen or not os.path.exists(f):
         continue
     seen.add(f)
     keep.append(entry)
