@@ -107,6 +107,7 @@ void bindFromEnvironment() {
   bool bound = true;
   std::error_code ignored;
   for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ignored)) {
+    // NOLINTNEXTLINE(cert-err34-c): the kernel's /proc/self/task/<tid> names; tid > 0 is checked
     const pid_t tid = static_cast<pid_t>(std::atoi(task.path().filename().c_str()));
     if (tid > 0 && sched_setaffinity(tid, sizeof mask, &mask) != 0) bound = false;
   }
