@@ -5,8 +5,10 @@
 #include "mpi/coll/allgather_recursive_doubling.h"
 #include "mpi/coll/allgather_ring.h"
 #include "mpi/coll/alltoall_pairwise.h"
+#include "mpi/coll/alltoall_pairwise_in_place.h"
 #include "mpi/coll/collectives.h"
 #include "mpi/coll/layout.h"
+#include "mpi/coll/reduction.h"
 #include "mpi/coll/select.h"
 
 namespace zmpi::mpi::coll {
@@ -52,33 +54,20 @@ Plan planAllgatherParts(Communicator& comm, const void* sendbuf, int sendcount, 
   return s;
 }
 
-// With MPI_IN_PLACE the data to send is the receive buffer, which the exchange overwrites:
-// it is packed into scratch first (packed areas are always scratch).
-Area copiedArea(Schedule& s, const void* base, const std::vector<Part>& parts) {
-  Area area;
-  std::size_t total = 0;
-  for (const Part& part : parts) {
-    area.pieces.push_back({static_cast<std::ptrdiff_t>(total), part.bytes()});
-    total += part.bytes();
-  }
-  area.data = s.scratch(total);
-  pack(s, area, base, parts);
-  return area;
-}
-
 Plan planAlltoallParts(Communicator& comm, const void* sendbuf, const std::vector<Part>& sendParts, void* recvbuf,
                        const std::vector<Part>& recvParts) {
   auto s = std::make_unique<Schedule>(comm);
   s->setSegmentBytes(segmentBytes());
   const Area recv = areaFor(*s, recvbuf, recvParts);
-  Area send;
   if (sendbuf == MPI_IN_PLACE) {
-    send = copiedArea(*s, recvbuf, recvParts);
+    // Blocks swap in place through a temporary of a few pieces (not a copy of the buffer).
+    pack(*s, recv, recvbuf, recvParts);
+    alltoallPairwiseInPlace(*s, recv.data, recv.pieces, Reduction::kCombinePieces * s->segmentBytes());
   } else {
-    send = areaFor(*s, sendbuf, sendParts);
+    const Area send = areaFor(*s, sendbuf, sendParts);
     pack(*s, send, sendbuf, sendParts);
+    alltoallPairwise(*s, send.data, send.pieces, recv.data, recv.pieces);
   }
-  alltoallPairwise(*s, send.data, send.pieces, recv.data, recv.pieces);
   unpack(*s, recv, recvbuf, recvParts);
   return s;
 }

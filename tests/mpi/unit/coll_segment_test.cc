@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "coll_harness.h"
+#include "mpi/coll/alltoall_pairwise_in_place.h"
 #include "mpi/coll/reduction.h"
 #include "mpi/coll/select.h"
 
@@ -112,4 +113,64 @@ TEST_CASE("ZMPI_COLL_SEGMENT_BYTES must be a byte count", "[coll][segment]") {
   }
   ForceAlgorithm pieces("SEGMENT_BYTES", "0");
   CHECK(segmentBytes() == 0);
+}
+
+TEST_CASE("in-place alltoall: tournament rounds pair every two ranks once", "[coll][segment][pattern]") {
+  for (int p = 1; p <= 9; ++p) {
+    std::vector<std::vector<int>> met(static_cast<std::size_t>(p), std::vector<int>(static_cast<std::size_t>(p), 0));
+    for (int k = 0; k < tournamentRounds(p); ++k) {
+      for (int r = 0; r < p; ++r) {
+        const int q = tournamentPeer(r, p, k);
+        INFO("p=" << p << " round " << k << " rank " << r);
+        REQUIRE(q >= 0);
+        REQUIRE(q < p);
+        CHECK(tournamentPeer(q, p, k) == r);  // mutual
+        if (q != r) ++met[static_cast<std::size_t>(r)][static_cast<std::size_t>(q)];
+      }
+    }
+    for (int r = 0; r < p; ++r) {
+      for (int q = 0; q < p; ++q) {
+        INFO("p=" << p << " ranks " << r << ", " << q);
+        CHECK(met[static_cast<std::size_t>(r)][static_cast<std::size_t>(q)] == (q == r ? 0 : 1));
+      }
+    }
+  }
+}
+
+TEST_CASE("in-place alltoall swaps blocks through a few pieces of scratch", "[coll][segment]") {
+  for (const std::string& piece : {std::to_string(kPiece), std::string("0")}) {
+    ForceAlgorithm pieces("SEGMENT_BYTES", piece);
+    for (int p : {2, 3, 4, 5}) {
+      for (Mode mode : {Mode::Blocking, Mode::Nonblocking}) {
+        PerRank<std::size_t> scratch(p);
+        PerRank<bool> ok(p);
+        runRanks(p, [&](World& world) {
+          const int r = world.rank();
+          const auto all = static_cast<std::size_t>(kCount) * static_cast<std::size_t>(p);
+          std::vector<int> data(all);
+          for (std::size_t i = 0; i < all; ++i) data[i] = valueOf(r, static_cast<int>(i));
+          Plan plan = planAlltoall(world.commWorld(), MPI_IN_PLACE, 0, nullptr, data.data(), kCount, intType());
+          scratch.set(r, plan->scratchBytes());
+          execute(std::move(plan), mode);
+          bool good = true;
+          for (int s = 0; s < p; ++s) {
+            for (int i = 0; i < kCount; ++i) {
+              good &= data[static_cast<std::size_t>(s) * kCount + static_cast<std::size_t>(i)] ==
+                      valueOf(s, r * kCount + i);
+            }
+          }
+          ok.set(r, good);
+        });
+        for (int r = 0; r < p; ++r) {
+          INFO("piece " << piece << " p=" << p << " rank " << r);
+          CHECK(ok[r]);
+          if (piece == "0") {
+            CHECK(scratch[r] == kCount * sizeof(int));  // one block, not the whole buffer
+          } else {
+            CHECK(scratch[r] <= Reduction::kCombinePieces * kPiece);
+          }
+        }
+      }
+    }
+  }
 }
