@@ -93,6 +93,7 @@ class ShmOutbox {
     uint16_t flags;
   };
   std::deque<Fragment> queued_;
+  std::atomic<bool> anyQueued_{false};  // !queued_.empty(), readable without the mutex
 };
 
 }  // namespace zmpi::transport

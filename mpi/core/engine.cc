@@ -35,7 +35,8 @@ Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
       jobHash_(jobHash),
       fabric_(fabric),
       eagerLimit_(static_cast<std::size_t>(environmentNumber("ZMPI_EAGER_LIMIT", 64 * 1024))),
-      spinTime_(environmentNumber("ZMPI_SPIN_US", 50)) {
+      spinTime_(environmentNumber("ZMPI_SPIN_US", 50)),
+      polling_(fabric) {
   if (const auto period = Watchdog::configuredPeriod(); period.count() > 0)
     watchdog_ = std::make_unique<Watchdog>(period);
 }
@@ -80,7 +81,6 @@ void Engine::startSend(Request& request) {
   const int peer = request.peerWorld;
   const bool sync = request.mode == SendMode::Synchronous;
   const bool eager = bytes <= eagerLimit_;
-  zmq::message_t payload = eager ? zmq::message_t(data, bytes) : zmq::message_t();
   {
     std::lock_guard lock(mutex_);
     throwIfAborted();
@@ -96,8 +96,11 @@ void Engine::startSend(Request& request) {
     fabric_.send(peer, makeHeader(MessageKind::Rts, jobHash_, envelope, 0), zmq::message_t());
     return;
   }
-  fabric_.send(peer, makeHeader(sync ? MessageKind::EagerSync : MessageKind::Eager, jobHash_, envelope, bytes),
-               std::move(payload));
+  // The fabric is done with `data` when sendBytes returns; until then no reply can exist
+  // (the peer has not seen the message), so the request -- and its packed buffer -- is
+  // alive.
+  fabric_.sendBytes(peer, makeHeader(sync ? MessageKind::EagerSync : MessageKind::Eager, jobHash_, envelope, bytes),
+                    data, bytes);
   if (!sync) {
     setStatus(request.status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
     complete(request);
@@ -252,11 +255,11 @@ void Engine::freeRequest(Request& request) {
 }
 
 bool Engine::spinUntil(const std::function<bool()>& ready) {
+  if (ready()) return true;  // without registering: nothing to wait for
   if (spinTime_.count() <= 0) return false;
   // While we spin, the progress thread leaves the shared-memory rings to us (see
   // World::progressLoop): one polling thread per rank, not two competing for two cores.
-  fabric_.enterPolling();
-  userPollers_.fetch_add(1, std::memory_order_seq_cst);
+  polling_.beginSpin();
   auto deliver = [this](transport::WireMessage&& message) { onMessage(std::move(message)); };
   const auto deadline = std::chrono::steady_clock::now() + spinTime_;
   bool done = false;
@@ -275,13 +278,21 @@ bool Engine::spinUntil(const std::function<bool()>& ready) {
     if (std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::yield();
   }
-  fabric_.leavePolling();
-  userPollers_.fetch_sub(1, std::memory_order_seq_cst);
-  // A sender that wrote while we polled rang no doorbell, and the progress thread may be
-  // asleep. Having left the pollers (after the progress thread did, or it will look itself),
-  // one more look suffices: later writers see no poller and ring the doorbell.
-  if (fabric_.hasFastData()) fabric_.wake();
-  return done || ready();
+  polling_.endSpin();
+  if (done) return true;  // the registration lingers (see PollRegistration)
+  // We are about to block. A sender that wrote while we polled rang no doorbell, and the
+  // progress thread may be asleep. Having dropped the registration, one more look
+  // suffices: later writers see no poller and ring the doorbell.
+  prepareToBlock();
+  return ready();
+}
+
+void Engine::prepareToBlock() {
+  if (polling_.dropIfIdle() && fabric_.hasFastData()) fabric_.wake();
+}
+
+std::size_t Engine::pollOnce() {
+  return fabric_.pollFast([this](transport::WireMessage&& message) { onMessage(std::move(message)); });
 }
 
 void Engine::wait(Request& request) {
@@ -290,6 +301,7 @@ void Engine::wait(Request& request) {
   // microseconds completes the request on this thread, with no hand-off and no system
   // call. Then block on the condition variable; the progress thread carries on.
   if (spinUntil([&] { return request.done.load(std::memory_order_acquire); })) return;
+  prepareToBlock();
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeWait(request); });
   std::unique_lock lock(mutex_);
@@ -303,6 +315,7 @@ void Engine::waitUntil(const std::function<bool()>& ready) {
     throwIfAborted();
   }
   if (spinUntil(ready)) return;
+  prepareToBlock();
   // `ready` runs without the lock (it may start operations); the epoch tells whether
   // anything completed between its check and the wait, so no wakeup is ever missed.
   Watchdog::Watch watch(watchdog_.get());
@@ -346,6 +359,7 @@ void Engine::fillProbeStatus(const IncomingMessage& message, MPI_Status* status)
 }
 
 bool Engine::iprobe(int context, int source, int tag, MPI_Status* status) {
+  pollOnce();  // a polling loop of iprobes must see what sits in the rings
   std::lock_guard lock(mutex_);
   throwIfAborted();
   for (const auto& message : unexpected_) {
@@ -358,6 +372,16 @@ bool Engine::iprobe(int context, int source, int tag, MPI_Status* status) {
 }
 
 void Engine::probe(int context, int source, int tag, MPI_Status* status) {
+  // Spin on the rings first, as wait() does; then block (the progress thread takes over).
+  spinUntil([&] {
+    std::lock_guard lock(mutex_);
+    if (aborted_) return true;
+    for (const auto& message : unexpected_) {
+      if (probeMatches(context, source, tag, message->envelope)) return true;
+    }
+    return false;
+  });
+  prepareToBlock();
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeProbe(source, tag); });  // before our lock: it looks up the communicator
   std::unique_lock lock(mutex_);
@@ -386,12 +410,23 @@ std::unique_ptr<IncomingMessage> Engine::takeUnexpected(int context, int source,
 }
 
 std::unique_ptr<IncomingMessage> Engine::improbe(int context, int source, int tag, MPI_Status* status) {
+  pollOnce();
   std::lock_guard lock(mutex_);
   throwIfAborted();
   return takeUnexpected(context, source, tag, status);
 }
 
 std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag, MPI_Status* status) {
+  // Spin on the rings first, as wait() does; then block (the progress thread takes over).
+  spinUntil([&] {
+    std::lock_guard lock(mutex_);
+    if (aborted_) return true;
+    for (const auto& message : unexpected_) {
+      if (probeMatches(context, source, tag, message->envelope)) return true;
+    }
+    return false;
+  });
+  prepareToBlock();
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeProbe(source, tag); });  // before our lock: it looks up the communicator
   std::unique_lock lock(mutex_);

@@ -18,6 +18,7 @@
 
 #include "mpi/core/envelope.h"
 #include "mpi/core/fabric.h"
+#include "mpi/core/poll_registration.h"
 #include "mpi/core/request.h"
 #include "mpi/core/watchdog.h"
 
@@ -49,6 +50,12 @@ class Engine {
   // Blocks until `ready()` holds, re-checking whenever the engine makes progress.
   void waitUntil(const std::function<bool()>& ready);
   void freeRequest(Request& request);  // MPI_Request_free semantics
+  // Delivers whatever waits in the shared-memory rings, on this thread (MPI_Test and
+  // MPI_Iprobe loops progress this way). Returns how many messages were delivered.
+  std::size_t pollOnce();
+  // Call before sleeping on anything but wait()/waitUntil(): drops the user threads' poller
+  // registration, so that senders wake the progress thread again.
+  void prepareToBlock();
 
   // Probes the unexpected queue. Returns true and fills `status` if a match is queued.
   bool iprobe(int context, int source, int tag, MPI_Status* status);
@@ -77,9 +84,10 @@ class Engine {
   // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us).
   std::chrono::microseconds spinTime() const { return spinTime_; }
   std::size_t unexpectedCount();
-  // True while a user thread spins in wait()/waitUntil() polling the shared-memory rings;
-  // the progress thread then leaves those rings alone.
-  bool userPolling() const { return userPollers_.load(std::memory_order_seq_cst) > 0; }
+  // The user threads' poller registration: while one spins in wait()/waitUntil() the
+  // progress thread leaves the shared-memory rings alone, and it drops a registration
+  // left lingering after the spin.
+  PollRegistration& pollRegistration() { return polling_; }
 
  private:
   struct ReleaseHint {
@@ -108,7 +116,7 @@ class Engine {
   Fabric& fabric_;
   std::size_t eagerLimit_;
   std::chrono::microseconds spinTime_;
-  std::atomic<int> userPollers_{0};
+  PollRegistration polling_;
 
   std::mutex mutex_;
   std::condition_variable progress_;

@@ -16,6 +16,11 @@ class Fabric {
  public:
   virtual ~Fabric() = default;
   virtual void send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) = 0;
+  // Sends `bytes` from `data`, which the caller may reuse as soon as this returns. The
+  // same-host path writes them straight into the peer's ring, with no message in between.
+  virtual void sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {
+    send(worldRank, header, zmq::message_t(data, bytes));
+  }
   // Only the progress thread calls receive(). Returns nullopt on timeout or wake().
   virtual std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) = 0;
   virtual void wake() = 0;

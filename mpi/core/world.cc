@@ -193,7 +193,8 @@ void World::progressLoop() {
   auto lastWork = std::chrono::steady_clock::now();
   while (!stopping_.load()) {
     try {
-      std::size_t work = engine_->userPolling() ? 0 : fabric_->pollFast(deliver);
+      PollRegistration& polling = engine_->pollRegistration();
+      std::size_t work = polling.userSpinning() ? 0 : fabric_->pollFast(deliver);
       const bool queued = fabric_->flushQueued();
       if (auto message = fabric_->receive(std::chrono::milliseconds(0))) {
         deliver(std::move(*message));
@@ -214,7 +215,7 @@ void World::progressLoop() {
       if (stopping_.load()) break;
       // A user thread still polling looks at the rings again after it leaves them (after
       // us, in the pollers' order); otherwise whatever was written before we left is ours.
-      if (!engine_->userPolling() && fabric_->hasFastData()) {
+      if (!polling.userSpinning() && fabric_->hasFastData()) {
         fabric_->enterPolling();
         continue;
       }
@@ -223,10 +224,33 @@ void World::progressLoop() {
       // that exits right after writing to our ring (MPI_Abort, a crash) can take the
       // doorbell with it before it is delivered; the data in the ring must still be seen.
       constexpr std::chrono::milliseconds kIdleRecheck{100};
-      auto message = fabric_->receive(queued ? std::chrono::milliseconds(1) : kIdleRecheck);
+      std::chrono::milliseconds timeout = queued ? std::chrono::milliseconds(1) : kIdleRecheck;
+      // A user registration lingering after a wait keeps senders from ringing: drop it
+      // once no user thread has polled for a while, and look at the rings ourselves.
+      if (polling.registered()) {
+        const auto deadline = polling.lingerDeadline();
+        const auto current = std::chrono::steady_clock::now();
+        if (!polling.userSpinning() && current >= deadline) {
+          if (polling.dropIfIdle() && fabric_->hasFastData()) {
+            fabric_->enterPolling();
+            continue;
+          }
+        } else {
+          timeout = std::min(timeout, std::max(std::chrono::milliseconds(1),
+                                               std::chrono::ceil<std::chrono::milliseconds>(deadline - current)));
+        }
+      }
+      auto message = fabric_->receive(timeout);
       fabric_->enterPolling();
-      if (message) deliver(std::move(*message));
-      lastWork = std::chrono::steady_clock::now();
+      // Spin again after traffic (a message, a doorbell for rings nobody else polls) or
+      // while fragments wait for ring space; a timeout or a plain wake-up goes straight
+      // back to sleep (a lingering registration wakes us every kLinger).
+      if (message) {
+        deliver(std::move(*message));
+        lastWork = std::chrono::steady_clock::now();
+      } else if (queued || (!polling.userSpinning() && fabric_->hasFastData())) {
+        lastWork = std::chrono::steady_clock::now();
+      }
     } catch (const std::exception& error) {
       logger->error("progress: {}", error.what());
       engine_->abort(error.what());

@@ -84,6 +84,8 @@ void ZmqFabric::setPeers(std::vector<PeerAddress> peers) {
   peers_ = std::move(peers);
   senders_.resize(peers_.size());
   outboxes_.resize(peers_.size());
+  readyOutboxes_ = std::make_unique<std::atomic<transport::ShmOutbox*>[]>(peers_.size());
+  for (size_t r = 0; r < peers_.size(); ++r) readyOutboxes_[r].store(nullptr);
   paths_.resize(peers_.size());
   auto logger = log::get("mpi");
   for (size_t r = 0; r < peers_.size(); ++r) {
@@ -141,7 +143,10 @@ transport::PeerSender& ZmqFabric::senderFor(int worldRank) {
 transport::ShmOutbox& ZmqFabric::outboxFor(int worldRank) {
   std::lock_guard lock(sendersMutex_);
   auto& outbox = outboxes_.at(static_cast<size_t>(worldRank));
-  if (!outbox) outbox = std::make_unique<transport::ShmOutbox>(peers_[static_cast<size_t>(worldRank)].shmName, rank_);
+  if (!outbox) {
+    outbox = std::make_unique<transport::ShmOutbox>(peers_[static_cast<size_t>(worldRank)].shmName, rank_);
+    readyOutboxes_[static_cast<size_t>(worldRank)].store(outbox.get(), std::memory_order_release);
+  }
   return *outbox;
 }
 
@@ -149,6 +154,30 @@ void ZmqFabric::ringDoorbell(int worldRank) {
   Envelope envelope;
   envelope.senderWorld = rank_;
   senderFor(worldRank).send(makeHeader(MessageKind::Doorbell, jobHash_, envelope, 0));
+}
+
+bool ZmqFabric::sendShm(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {
+  if (paths_[static_cast<size_t>(worldRank)] != Path::Shm) return false;
+  transport::ShmOutbox* outbox = readyOutboxes_[static_cast<size_t>(worldRank)].load(std::memory_order_acquire);
+  if (outbox == nullptr) outbox = &outboxFor(worldRank);
+  if (outbox->send(header, data, bytes)) ringDoorbell(worldRank);
+  // What did not fit is written by our progress thread as the receiver drains; it may be
+  // asleep (we may be a user thread), so make sure it looks.
+  if (outbox->hasQueued()) inbox_.wake();
+  return true;
+}
+
+void ZmqFabric::sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {
+  if (worldRank < 0 || static_cast<size_t>(worldRank) >= paths_.size()) {
+    fail(MPI_ERR_INTERN, "send to world rank " + std::to_string(worldRank) + ", which does not exist");
+  }
+  try {
+    if (sendShm(worldRank, header, data, bytes)) return;
+  } catch (const transport::TransportError& error) {
+    fail(MPI_ERR_OTHER, "send to rank " + std::to_string(worldRank) + " on " +
+                            peers_[static_cast<size_t>(worldRank)].host + ": " + error.what());
+  }
+  send(worldRank, header, zmq::message_t(data, bytes));
 }
 
 void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) {
@@ -161,14 +190,9 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
         inbox_.wake();
         return;
       }
-      case Path::Shm: {
-        transport::ShmOutbox& outbox = outboxFor(worldRank);
-        if (outbox.send(header, payload.data(), payload.size())) ringDoorbell(worldRank);
-        // What did not fit is written by our progress thread as the receiver drains; it
-        // may be asleep (we may be a user thread), so make sure it looks.
-        if (outbox.hasQueued()) inbox_.wake();
+      case Path::Shm:
+        sendShm(worldRank, header, payload.data(), payload.size());
         return;
-      }
       default:
         senderFor(worldRank).send(header, std::move(payload));
     }
@@ -243,6 +267,7 @@ void ZmqFabric::close() {
     if (sender) sender->close();
   }
   senders_.clear();
+  for (size_t r = 0; r < outboxes_.size(); ++r) readyOutboxes_[r].store(nullptr);
   outboxes_.clear();
   shmInbox_.reset();
   if (!ipcPath_.empty()) {

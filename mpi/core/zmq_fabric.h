@@ -39,6 +39,7 @@ class ZmqFabric : public Fabric {
   std::string pathTo(int worldRank) const;
 
   void send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) override;
+  void sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) override;
   std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) override;
   void wake() override { inbox_.wake(); }
   void close() override;
@@ -60,6 +61,8 @@ class ZmqFabric : public Fabric {
   transport::PeerSender& senderFor(int worldRank);
   transport::ShmOutbox& outboxFor(int worldRank);
   void ringDoorbell(int worldRank);
+  // Writes to a same-host peer's ring; false if that is not the path to `worldRank`.
+  bool sendShm(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes);
 
   uint64_t jobHash_;
   std::shared_ptr<const transport::LinkKeys> linkKeys_;
@@ -75,6 +78,9 @@ class ZmqFabric : public Fabric {
   std::mutex sendersMutex_;
   std::vector<std::unique_ptr<transport::PeerSender>> senders_;
   std::vector<std::unique_ptr<transport::ShmOutbox>> outboxes_;
+  // outboxes_[r].get() once created, read without sendersMutex_ on the send path (an
+  // outbox lives until close(), after the last send).
+  std::unique_ptr<std::atomic<transport::ShmOutbox*>[]> readyOutboxes_;
   std::mutex loopbackMutex_;
   std::deque<transport::WireMessage> loopback_;
   std::atomic<uint64_t> implausible_{0};

@@ -116,6 +116,9 @@ void Window::detach(const void* base) {
 }
 
 void Window::waitFor(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready) {
+  if (ready()) return;
+  // What we wait for arrives as messages the progress thread must be woken for.
+  world_.engine().prepareToBlock();
   while (!changed_.wait_for(lock, kAbortCheckPeriod, ready)) {
     lock.unlock();
     world_.engine().waitUntil([] { return true; });  // throws MpiError if the world aborted
