@@ -260,7 +260,8 @@ void applyLinkKeys(zmq::socket_t& socket, const LinkKeys& keys, bool server) {
 }
 
 ZapAuthenticator::ZapAuthenticator(std::shared_ptr<const LinkKeys> keys)
-    : domain_(keys->zapDomain), counters_(ZapRegistry::instance().enrol(keys)), enrolled_(true) {}
+    // domain_ is declared (so initialised) before counters_: keys is read before it is moved.
+    : domain_(keys->zapDomain), counters_(ZapRegistry::instance().enrol(std::move(keys))), enrolled_(true) {}
 
 ZapAuthenticator::~ZapAuthenticator() { stop(); }
 
