@@ -19,6 +19,7 @@ static void ringOf(int r, int size, int out[2]) {
  * order, so with size <= 2 (left == right) the k-th block from a rank is the k-th it sent
  * me. */
 static int expected(int me, int size, int slot) {
+  if (slot < 0 || slot > 1) return -1; /* a ring has two slots */
   int mine[2], theirs[2];
   ringOf(me, size, mine);
   int from = mine[slot];
