@@ -95,6 +95,13 @@ if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
   stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
 fi
 
+# Static analysis in CI: cppcheck over every source of the plain build (about a minute;
+# scripts/lint.sh with its checked-in configuration). clang-tidy (scripts/lint.sh without
+# ZMPI_LINT_TOOLS) takes about 8 minutes on 2 cores and is not in this stage yet: CI time.
+if [[ -f build/compile_commands.json ]]; then
+  stage "lint (cppcheck)" env ZMPI_LINT_TOOLS=cppcheck bash "$root/scripts/lint.sh" build
+fi
+
 # libFuzzer on every decoder a rank or agent exposes (clang, ASan+UBSan, coverage in all
 # libraries), each for ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository.
 fuzz_stage() {

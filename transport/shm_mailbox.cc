@@ -117,7 +117,7 @@ bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&
     if (tail % size + kRecordAlign < size) (void)*reinterpret_cast<volatile const uint8_t*>(at + kRecordAlign);
 #endif
     if (stamp != layout_->stampOf(tail)) break;
-    RecordHeader record;
+    RecordHeader record{};
     std::memcpy(&record.bytes, at + offsetof(RecordHeader, bytes), kRecordHeader - offsetof(RecordHeader, bytes));
     const uint8_t* data = at + kRecordHeader;
     const uint64_t advance = alignRecord(kRecordHeader + record.bytes);
