@@ -362,36 +362,37 @@ bool Engine::iprobe(int context, int source, int tag, MPI_Status* status) {
   pollOnce();  // a polling loop of iprobes must see what sits in the rings
   std::lock_guard lock(mutex_);
   throwIfAborted();
-  for (const auto& message : unexpected_) {
-    if (probeMatches(context, source, tag, message->envelope)) {
-      fillProbeStatus(*message, status);
-      return true;
-    }
-  }
-  return false;
+  const IncomingMessage* message = findUnexpected(context, source, tag);
+  if (message) fillProbeStatus(*message, status);
+  return message != nullptr;
 }
 
-void Engine::probe(int context, int source, int tag, MPI_Status* status) {
+const IncomingMessage* Engine::findUnexpected(int context, int source, int tag) const {
+  for (const auto& message : unexpected_) {
+    if (probeMatches(context, source, tag, message->envelope)) return message.get();
+  }
+  return nullptr;
+}
+
+void Engine::spinForUnexpected(int context, int source, int tag) {
   // Spin on the rings first, as wait() does; then block (the progress thread takes over).
   spinUntil([&] {
     std::lock_guard lock(mutex_);
-    if (aborted_) return true;
-    for (const auto& message : unexpected_) {
-      if (probeMatches(context, source, tag, message->envelope)) return true;
-    }
-    return false;
+    return aborted_ || findUnexpected(context, source, tag) != nullptr;
   });
   prepareToBlock();
+}
+
+void Engine::probe(int context, int source, int tag, MPI_Status* status) {
+  spinForUnexpected(context, source, tag);
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeProbe(source, tag); });  // before our lock: it looks up the communicator
   std::unique_lock lock(mutex_);
   for (;;) {
     throwIfAborted();
-    for (const auto& message : unexpected_) {
-      if (probeMatches(context, source, tag, message->envelope)) {
-        fillProbeStatus(*message, status);
-        return;
-      }
+    if (const IncomingMessage* message = findUnexpected(context, source, tag)) {
+      fillProbeStatus(*message, status);
+      return;
     }
     progress_.wait(lock);
   }
@@ -417,16 +418,7 @@ std::unique_ptr<IncomingMessage> Engine::improbe(int context, int source, int ta
 }
 
 std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag, MPI_Status* status) {
-  // Spin on the rings first, as wait() does; then block (the progress thread takes over).
-  spinUntil([&] {
-    std::lock_guard lock(mutex_);
-    if (aborted_) return true;
-    for (const auto& message : unexpected_) {
-      if (probeMatches(context, source, tag, message->envelope)) return true;
-    }
-    return false;
-  });
-  prepareToBlock();
+  spinForUnexpected(context, source, tag);
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeProbe(source, tag); });  // before our lock: it looks up the communicator
   std::unique_lock lock(mutex_);

@@ -106,6 +106,10 @@ class Engine {
   void fillProbeStatus(const IncomingMessage& message, MPI_Status* status);
   std::unique_ptr<IncomingMessage> takeUnexpected(int context, int source, int tag, MPI_Status* status);
   void throwIfAborted();
+  // The first queued message probe arguments match, or null; the caller holds mutex_.
+  const IncomingMessage* findUnexpected(int context, int source, int tag) const;
+  // probe/mprobe: spins until such a message is queued or spinTime() passes.
+  void spinForUnexpected(int context, int source, int tag);
   // Polls the shared-memory rings on this thread until `ready()` or spinTime() passes.
   // Returns whether `ready()` held.
   bool spinUntil(const std::function<bool()>& ready);
