@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "mpi/capi/collective_validate.h"
+#include "mpi/coll/direct.h"
 
 namespace zmpi::mpi::capi {
 namespace {
@@ -36,17 +37,55 @@ const Datatype* vectorArgs(const Communicator& comm, const void* buffer, const i
   return t;
 }
 
-}  // namespace
+// The checked arguments of a bcast.
+struct BcastArgs {
+  Communicator& comm;
+  const Datatype& type;
+};
 
-coll::Plan barrierPlan(MPI_Comm comm) { return coll::planBarrier(commArg(comm)); }
-
-coll::Plan bcastPlan(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+BcastArgs bcastArgs(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   Communicator& c = commArg(comm);
   countArg(count);
   const Datatype& type = typeArg(datatype);
   rootArg(c, root);
   dataArg(buffer, count, type, "buffer");
-  return coll::planBcast(c, buffer, count, type, root);
+  return {c, type};
+}
+
+// Allgather's and alltoall's: the send type is null for MPI_IN_PLACE.
+struct AllArgs {
+  Communicator& comm;
+  const Datatype* sendtype;
+  const Datatype& recvtype;
+};
+
+AllArgs allArgs(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  const Datatype* st = sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
+  const Datatype* rt = recvArgs(recvbuf, recvcount, recvtype);
+  return {c, st, *rt};
+}
+
+}  // namespace
+
+coll::Plan barrierPlan(MPI_Comm comm) { return coll::planBarrier(commArg(comm)); }
+
+void runBarrier(MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  if (!coll::barrierDirect(c)) coll::run(*coll::planBarrier(c));
+}
+
+coll::Plan bcastPlan(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const BcastArgs a = bcastArgs(buffer, count, datatype, root, comm);
+  return coll::planBcast(a.comm, buffer, count, a.type, root);
+}
+
+void runBcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const BcastArgs a = bcastArgs(buffer, count, datatype, root, comm);
+  if (!coll::bcastDirect(a.comm, buffer, count, a.type, root)) {
+    coll::run(*coll::planBcast(a.comm, buffer, count, a.type, root));
+  }
 }
 
 coll::Plan gatherPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -93,10 +132,16 @@ coll::Plan scattervPlan(const void* sendbuf, const int sendcounts[], const int d
 
 coll::Plan allgatherPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm) {
-  Communicator& c = commArg(comm);
-  const Datatype* st = sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
-  const Datatype* rt = recvArgs(recvbuf, recvcount, recvtype);
-  return coll::planAllgather(c, sendbuf, sendcount, st, recvbuf, recvcount, *rt);
+  const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return coll::planAllgather(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype);
+}
+
+void runAllgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (!coll::allgatherDirect(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype)) {
+    coll::run(*coll::planAllgather(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype));
+  }
 }
 
 coll::Plan allgathervPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -110,10 +155,16 @@ coll::Plan allgathervPlan(const void* sendbuf, int sendcount, MPI_Datatype sendt
 
 coll::Plan alltoallPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm) {
-  Communicator& c = commArg(comm);
-  const Datatype* st = sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
-  const Datatype* rt = recvArgs(recvbuf, recvcount, recvtype);
-  return coll::planAlltoall(c, sendbuf, sendcount, st, recvbuf, recvcount, *rt);
+  const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return coll::planAlltoall(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype);
+}
+
+void runAlltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (!coll::alltoallDirect(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype)) {
+    coll::run(*coll::planAlltoall(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype));
+  }
 }
 
 coll::Plan alltoallvPlan(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,

@@ -41,6 +41,18 @@ coll::Plan reduceScatterPlan(const void* sendbuf, void* recvbuf, const int recvc
                              MPI_Op op, MPI_Comm comm);
 coll::Plan reduceScatterBlockPlan(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm);
+// The blocking forms of the common collectives: the same checks, then the call runs
+// directly when it is small (coll/direct.h) or its plan runs in the caller.
+void runBarrier(MPI_Comm comm);
+void runBcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+void runAllgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm);
+void runAlltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm);
+void runReduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm);
+void runAllreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
 coll::Plan scanPlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 coll::Plan exscanPlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 

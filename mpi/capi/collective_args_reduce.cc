@@ -4,6 +4,7 @@
 
 #include "mpi/capi/collective_args.h"
 #include "mpi/capi/collective_validate.h"
+#include "mpi/coll/direct.h"
 
 namespace zmpi::mpi::capi {
 namespace {
@@ -27,10 +28,8 @@ Operands everyRankInPlace(const void* sendbuf, void* recvbuf, int count, MPI_Dat
   return {c, type, o};
 }
 
-}  // namespace
-
-coll::Plan reducePlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                      MPI_Comm comm) {
+Operands reduceArgs(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                    MPI_Comm comm) {
   Communicator& c = commArg(comm);
   countArg(count);
   const Datatype& type = typeArg(datatype);
@@ -43,13 +42,36 @@ coll::Plan reducePlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
   } else {
     dataArg(sendbuf, count, type, "sendbuf");
   }
-  return coll::planReduce(c, sendbuf, recvbuf, count, type, o, root);
+  return {c, type, o};
+}
+
+}  // namespace
+
+coll::Plan reducePlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                      MPI_Comm comm) {
+  const Operands args = reduceArgs(sendbuf, recvbuf, count, datatype, op, root, comm);
+  return coll::planReduce(args.comm, sendbuf, recvbuf, count, args.type, args.op, root);
+}
+
+void runReduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) {
+  const Operands args = reduceArgs(sendbuf, recvbuf, count, datatype, op, root, comm);
+  if (!coll::reduceDirect(args.comm, sendbuf, recvbuf, count, args.type, args.op, root)) {
+    coll::run(*coll::planReduce(args.comm, sendbuf, recvbuf, count, args.type, args.op, root));
+  }
 }
 
 coll::Plan allreducePlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
   const Operands args = everyRankInPlace(sendbuf, recvbuf, count, datatype, op, comm);
   return coll::planAllreduce(args.comm, sendbuf, recvbuf, count, args.type, args.op);
+}
+
+void runAllreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const Operands args = everyRankInPlace(sendbuf, recvbuf, count, datatype, op, comm);
+  if (!coll::allreduceDirect(args.comm, sendbuf, recvbuf, count, args.type, args.op)) {
+    coll::run(*coll::planAllreduce(args.comm, sendbuf, recvbuf, count, args.type, args.op));
+  }
 }
 
 coll::Plan reduceScatterPlan(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,

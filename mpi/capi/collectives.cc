@@ -1,5 +1,5 @@
 // The blocking collectives: check the arguments, plan (collective_args.h), run the plan
-// in the calling thread (coll/schedule.h).
+// in the calling thread (coll/schedule.h); small common ones run directly (coll/direct.h).
 #include "mpi/capi/collective_args.h"
 #include "mpi/capi/entry.h"
 
@@ -10,7 +10,7 @@ extern "C" {
 
 int PMPI_Barrier(MPI_Comm comm) {
   return guardedComm("MPI_Barrier", comm, [&] {
-    coll::run(*barrierPlan(comm));
+    runBarrier(comm);
     return MPI_SUCCESS;
   });
 }
@@ -18,7 +18,7 @@ ZMPI_ALIAS(MPI_Barrier)
 
 int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return guardedComm("MPI_Bcast", comm, [&] {
-    coll::run(*bcastPlan(buffer, count, datatype, root, comm));
+    runBcast(buffer, count, datatype, root, comm);
     return MPI_SUCCESS;
   });
 }
@@ -63,7 +63,7 @@ ZMPI_ALIAS(MPI_Scatterv)
 int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm) {
   return guardedComm("MPI_Allgather", comm, [&] {
-    coll::run(*allgatherPlan(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
+    runAllgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return MPI_SUCCESS;
   });
 }
@@ -81,7 +81,7 @@ ZMPI_ALIAS(MPI_Allgatherv)
 int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
   return guardedComm("MPI_Alltoall", comm, [&] {
-    coll::run(*alltoallPlan(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
+    runAlltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return MPI_SUCCESS;
   });
 }
@@ -109,7 +109,7 @@ ZMPI_ALIAS(MPI_Alltoallw)
 int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm) {
   return guardedComm("MPI_Reduce", comm, [&] {
-    coll::run(*reducePlan(sendbuf, recvbuf, count, datatype, op, root, comm));
+    runReduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     return MPI_SUCCESS;
   });
 }
@@ -117,7 +117,7 @@ ZMPI_ALIAS(MPI_Reduce)
 
 int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return guardedComm("MPI_Allreduce", comm, [&] {
-    coll::run(*allreducePlan(sendbuf, recvbuf, count, datatype, op, comm));
+    runAllreduce(sendbuf, recvbuf, count, datatype, op, comm);
     return MPI_SUCCESS;
   });
 }

@@ -24,7 +24,7 @@ Channel::~Channel() {
   }
 }
 
-int Channel::tagFor(int step) const { return static_cast<int>(((sequence_ & 0xffffu) << 15) | (step & 0x7fff)); }
+int Channel::tagFor(int step) const { return tagBase(sequence_) | (step & 0x7fff); }
 
 std::unique_ptr<Request> Channel::make(Request::Kind kind, int peer, int step, void* data, std::size_t bytes) {
   if (peer < 0 || peer >= comm_.size()) fail(MPI_ERR_INTERN, "collective addressed a rank outside the communicator");

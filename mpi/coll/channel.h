@@ -27,6 +27,9 @@ class Channel {
   int size() const { return comm_.size(); }
   Communicator& comm() { return comm_; }
 
+  // The tag of step 0 of the collective with this sequence number; step s is tagBase | s.
+  static int tagBase(uint32_t sequence) { return static_cast<int>((sequence & 0xffffu) << 15); }
+
   // Nonblocking byte transfers; `step` distinguishes messages between the same pair
   // within one collective (0 <= step < 2^15). Returned requests are owned by the channel
   // until waited.

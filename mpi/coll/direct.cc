@@ -1,0 +1,339 @@
+#include "mpi/coll/direct.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "mpi/coll/allreduce_recursive_doubling.h"
+#include "mpi/coll/bcast_binomial.h"
+#include "mpi/coll/channel.h"
+#include "mpi/coll/select.h"
+#include "mpi/core/engine.h"
+#include "mpi/core/error.h"
+#include "mpi/core/request.h"
+#include "mpi/core/world.h"
+#include "mpi/datatype/predefined.h"
+
+namespace zmpi::mpi::coll {
+namespace {
+
+// What the environment says, read once (it is the same for every call of the job).
+struct Settings {
+  bool enabled;  // ZMPI_COLL_DIRECT=0 turns direct collectives off (comparisons, tests)
+  std::size_t segmentBytes;
+  bool forcedBcast;
+  bool forcedAllreduce;
+  bool forcedAllgather;
+};
+
+const Settings& settings() {
+  static const Settings value{
+      std::getenv("ZMPI_COLL_DIRECT") == nullptr || std::string(std::getenv("ZMPI_COLL_DIRECT")) != "0", segmentBytes(),
+      std::getenv("ZMPI_COLL_BCAST") != nullptr, std::getenv("ZMPI_COLL_ALLREDUCE") != nullptr,
+      std::getenv("ZMPI_COLL_ALLGATHER") != nullptr};
+  return value;
+}
+
+// The largest message a direct collective sends: small enough for scratch on the stack
+// (mostly), sent eagerly (so a send completes as it starts), and never cut into pieces by
+// the plan (pieces.h), so the plan would send the very same message.
+bool fits(Communicator& comm, std::size_t bytes) {
+  const std::size_t segment = settings().segmentBytes;
+  return settings().enabled && bytes <= kDirectMaxBytes && bytes <= comm.world().engine().eagerLimit() &&
+         (segment == 0 || bytes <= segment);
+}
+
+// Scratch memory for one operand: on the stack when small, else on the heap.
+class Scratch {
+ public:
+  char* get(std::size_t bytes) {
+    if (bytes <= sizeof(inline_)) return inline_;
+    heap_ = std::make_unique_for_overwrite<char[]>(bytes);
+    return heap_.get();
+  }
+
+ private:
+  alignas(64) char inline_[2048];
+  std::unique_ptr<char[]> heap_;
+};
+
+// One direct collective call: its sequence number (so its tags are the plan's, see
+// Channel) and blocking byte transfers with requests on the stack.
+class Call {
+ public:
+  explicit Call(Communicator& comm)
+      : comm_(comm), engine_(comm.world().engine()), tagBase_(Channel::tagBase(comm.nextCollectiveSequence())) {}
+
+  void send(int peer, int step, const void* data, std::size_t bytes) {
+    if (bytes == 0) return;  // the plan drops zero-byte transfers (schedule.h)
+    Request request(Request::Kind::Send);
+    prepare(request, peer, step, const_cast<void*>(data), bytes);
+    engine_.startSend(request);
+    await(request);
+  }
+
+  void recv(int peer, int step, void* data, std::size_t bytes) {
+    if (bytes == 0) return;
+    Request request(Request::Kind::Recv);
+    prepare(request, peer, step, data, bytes);
+    engine_.startRecv(request);
+    await(request);
+  }
+
+  // Receives from `from` while sending to `to`, both with `step`.
+  void exchange(int to, const void* out, std::size_t outBytes, int from, void* in, std::size_t inBytes, int step) {
+    if (inBytes == 0) return send(to, step, out, outBytes);
+    if (outBytes == 0) return recv(from, step, in, inBytes);
+    Request incoming(Request::Kind::Recv);
+    prepare(incoming, from, step, in, inBytes);
+    engine_.startRecv(incoming);
+    try {
+      Request outgoing(Request::Kind::Send);
+      prepare(outgoing, to, step, const_cast<void*>(out), outBytes);
+      engine_.startSend(outgoing);
+      await(outgoing);
+    } catch (...) {
+      withdraw(incoming);
+      throw;
+    }
+    await(incoming);
+  }
+
+ private:
+  void prepare(Request& request, int peer, int step, void* data, std::size_t bytes) {
+    request.comm = &comm_;  // alive for the whole blocking call: no reference needed
+    request.buffer = data;
+    request.count = static_cast<int>(bytes);
+    request.type = byteType();
+    request.peer = peer;
+    request.commRank = comm_.rank();
+    request.tag = tagBase_ | step;
+    request.context = comm_.collectiveContext();
+    request.peerWorld = comm_.worldRankOf(peer);
+  }
+
+  // A receive must not outlive its stack frame inside the engine.
+  void withdraw(Request& request) {
+    if (!request.done.load(std::memory_order_acquire)) engine_.cancel(request);
+  }
+
+  void await(Request& request) {
+    if (!request.done.load(std::memory_order_acquire)) {
+      try {
+        engine_.wait(request);
+      } catch (...) {
+        if (request.kind == Request::Kind::Recv) withdraw(request);
+        throw;
+      }
+    }
+    if (request.status.MPI_ERROR != MPI_SUCCESS) {
+      fail(request.status.MPI_ERROR, "collective message of unexpected size");
+    }
+  }
+
+  Communicator& comm_;
+  Engine& engine_;
+  int tagBase_;
+};
+
+void copy(const void* from, void* to, std::size_t bytes) {
+  if (from != to && bytes > 0) std::memcpy(to, from, bytes);
+}
+
+}  // namespace
+
+// Dissemination (Hensgen, Finkel, Manber 1988), as barrierDissemination: one byte per round.
+bool barrierDirect(Communicator& comm) {
+  if (!settings().enabled) return false;
+  Call call(comm);
+  const int p = comm.size();
+  const int r = comm.rank();
+  char token[2] = {0, 0};
+  for (int distance = 1, step = 0; distance < p; distance *= 2, ++step) {
+    call.exchange((r + distance) % p, token, 1, (r - distance + p) % p, token + 1, 1, step);
+  }
+  return true;
+}
+
+// Binomial tree, as bcastBinomial.
+bool bcastDirect(Communicator& comm, void* buffer, int count, const Datatype& type, int root) {
+  const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
+  if (!type.contiguous() || !fits(comm, bytes) || settings().forcedBcast) return false;
+  Call call(comm);
+  const int p = comm.size();
+  const int v = (comm.rank() - root + p) % p;
+  const int span = binomialSubtree(v, p);
+  if (v != 0) call.recv((v - span + root) % p, 0, buffer, bytes);
+  for (int mask = span / 2; mask > 0; mask /= 2) {
+    if (v + mask < p) call.send((v + mask + root) % p, 0, buffer, bytes);
+  }
+  return true;
+}
+
+// Binomial tree, rooted at 0 for non-commutative ops, as reduceBinomial.
+bool reduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type, const Op& op,
+                  int root) {
+  const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
+  if (!type.contiguous() || !fits(comm, bytes) || (count > 0 && bytes == 0)) return false;
+  Call call(comm);
+  if (count == 0) return true;
+  const int p = comm.size();
+  const int r = comm.rank();
+  const auto elements = static_cast<std::size_t>(count);
+  const bool isRoot = r == root;
+  const char* input = static_cast<const char*>(isRoot && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf);
+  const int treeRoot = op.commutative() ? root : 0;
+  const int v = (r - treeRoot + p) % p;
+  const int span = binomialSubtree(v, p);
+  // The partial result ping-pongs between two buffers: a child's partial arrives in the
+  // free one and becomes acc (op) child there.
+  Scratch scratch[2];
+  char* buffers[2] = {nullptr, nullptr};
+  const char* acc = input;
+  int free = 0;
+  for (int mask = 1; mask < span && v + mask < p; mask *= 2) {
+    if (buffers[free] == nullptr) buffers[free] = scratch[free].get(bytes);
+    char* in = buffers[free];
+    call.recv((v + mask + treeRoot) % p, 0, in, bytes);
+    op.apply(acc, in, elements, type);
+    acc = in;
+    free ^= 1;
+  }
+  if (v != 0) {
+    call.send((v - span + treeRoot) % p, 0, acc, bytes);
+  } else if (treeRoot == root) {
+    copy(acc, recvbuf, bytes);
+  } else {
+    call.send(root, 1, acc, bytes);
+  }
+  if (isRoot && treeRoot != root) call.recv(treeRoot, 1, recvbuf, bytes);
+  return true;
+}
+
+// Recursive doubling with the fold for non-powers of two (Thakur, Rabenseifner, Gropp
+// 2005), as allreduceRecursiveDoubling: both partners compute (lower ranks) op (higher
+// ranks) from the same bytes, so every rank ends with identical bits.
+bool allreduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                     const Op& op) {
+  const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
+  if (!type.contiguous() || !fits(comm, bytes) || (count > 0 && bytes == 0) || settings().forcedAllreduce) {
+    return false;
+  }
+  Call call(comm);
+  if (count == 0) return true;
+  const int p = comm.size();
+  const int r = comm.rank();
+  const auto elements = static_cast<std::size_t>(count);
+  char* acc = static_cast<char*>(recvbuf);
+  if (sendbuf != MPI_IN_PLACE) copy(sendbuf, acc, bytes);
+  if (p == 1) return true;
+  const Fold fold = foldOf(r, p);
+  Scratch scratch;
+  char* other = scratch.get(bytes);
+  // Fold in: the even rank of each pair below 2 rem hands its operand to the odd one.
+  if (r < 2 * fold.rem) {
+    if (r % 2 == 0) {
+      call.send(r + 1, 0, acc, bytes);
+    } else {
+      call.recv(r - 1, 0, other, bytes);
+      op.apply(other, acc, elements, type);
+    }
+  }
+  int step = 1;
+  if (fold.newRank >= 0) {
+    char* cur = acc;
+    for (int mask = 1; mask < fold.pof2; mask *= 2, ++step) {
+      const int partner = fold.newRank ^ mask;
+      const int peer = fold.rankOf(partner);
+      call.exchange(peer, cur, bytes, peer, other, bytes, step);
+      if (partner < fold.newRank) {
+        op.apply(other, cur, elements, type);
+      } else {
+        op.apply(cur, other, elements, type);
+        std::swap(cur, other);
+      }
+    }
+    copy(cur, acc, bytes);
+  } else {
+    for (int mask = 1; mask < fold.pof2; mask *= 2) ++step;
+  }
+  // Fold out: the odd rank returns the result.
+  if (r < 2 * fold.rem) {
+    if (r % 2 == 1) {
+      call.send(r - 1, step, acc, bytes);
+    } else {
+      call.recv(r + 1, step, acc, bytes);
+    }
+  }
+  return true;
+}
+
+// Recursive doubling on powers of two, Bruck otherwise, as the plan selects them
+// (allgatherRecursiveDoubling, allgatherBruck).
+bool allgatherDirect(Communicator& comm, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
+                     int recvcount, const Datatype& recvtype) {
+  const int p = comm.size();
+  const int r = comm.rank();
+  const std::size_t block = static_cast<std::size_t>(recvcount) * recvtype.size();
+  const bool inPlace = sendbuf == MPI_IN_PLACE;
+  if (!recvtype.contiguous() || (!inPlace && !sendtype->contiguous()) || settings().forcedAllgather ||
+      !fits(comm, block * static_cast<std::size_t>(p))) {
+    return false;
+  }
+  Call call(comm);
+  char* all = static_cast<char*>(recvbuf);
+  const auto at = [&](int rank) { return all + static_cast<std::size_t>(rank) * block; };
+  if (!inPlace) copy(sendbuf, at(r), static_cast<std::size_t>(sendcount) * sendtype->size());
+  if (block == 0) return true;
+  if ((p & (p - 1)) == 0) {
+    for (int mask = 1, step = 0; mask < p; mask *= 2, ++step) {
+      const int partner = r ^ mask;
+      const std::size_t bytes = static_cast<std::size_t>(mask) * block;
+      call.exchange(partner, at(r & ~(mask - 1)), bytes, partner, at(partner & ~(mask - 1)), bytes, step);
+    }
+    return true;
+  }
+  Scratch scratch;
+  char* held = scratch.get(static_cast<std::size_t>(p) * block);  // held[j]: rank (r + j) mod p's block
+  copy(at(r), held, block);
+  for (int distance = 1, step = 0; distance < p; distance *= 2, ++step) {
+    const std::size_t bytes = static_cast<std::size_t>(std::min(distance, p - distance)) * block;
+    call.exchange((r - distance + p) % p, held, bytes, (r + distance) % p,
+                  held + static_cast<std::size_t>(distance) * block, bytes, step);
+  }
+  const std::size_t head = static_cast<std::size_t>(p - r) * block;
+  copy(held, at(r), head);
+  copy(held + head, all, static_cast<std::size_t>(r) * block);
+  return true;
+}
+
+// Pairwise exchange, as alltoallPairwise (not in place: that plan differs).
+bool alltoallDirect(Communicator& comm, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
+                    int recvcount, const Datatype& recvtype) {
+  if (sendbuf == MPI_IN_PLACE || !sendtype->contiguous() || !recvtype.contiguous()) return false;
+  const std::size_t sendBlock = static_cast<std::size_t>(sendcount) * sendtype->size();
+  const std::size_t recvBlock = static_cast<std::size_t>(recvcount) * recvtype.size();
+  if (!fits(comm, std::max(sendBlock, recvBlock))) return false;
+  Call call(comm);
+  const int p = comm.size();
+  const int r = comm.rank();
+  const char* send = static_cast<const char*>(sendbuf);
+  char* recv = static_cast<char*>(recvbuf);
+  const auto sendAt = [&](int rank) { return send + static_cast<std::size_t>(rank) * sendBlock; };
+  const auto recvAt = [&](int rank) { return recv + static_cast<std::size_t>(rank) * recvBlock; };
+  copy(sendAt(r), recvAt(r), recvBlock);
+  for (int k = 1; k < p; ++k) {
+    const int to = (r + k) % p;
+    const int from = (r - k + p) % p;
+    call.exchange(to, sendAt(to), sendBlock, from, recvAt(from), recvBlock, 0);
+  }
+  return true;
+}
+
+}  // namespace zmpi::mpi::coll

@@ -1,0 +1,37 @@
+#pragma once
+// Small blocking collectives run directly: the messages their plans would send (same
+// peers, steps, tags and bytes, in the same order; see the algorithm named in each
+// comment), but sent and received with requests on the caller's stack and waited on one
+// by one. No schedule, no heap allocation, no callbacks: a small collective then costs
+// little more than its point-to-point messages.
+//
+// Each function returns false, having sent nothing and taken no sequence number, when the
+// call is not one it serves (derived datatypes, MPI_IN_PLACE where the plan differs, sizes
+// above kDirectMaxBytes or the eager limit, an algorithm forced with ZMPI_COLL_<NAME>);
+// the caller then runs the plan. Because both forms send identical messages, one rank
+// may go direct while another runs the plan (a rank with a derived datatype, say).
+//
+// Arguments are the MPI call's, already validated (capi/).
+#include <cstddef>
+
+#include "mpi/comm/communicator.h"
+#include "mpi/datatype/datatype.h"
+#include "mpi/op/op.h"
+
+namespace zmpi::mpi::coll {
+
+// The largest operand (per message, and scratch per call) a direct collective handles.
+inline constexpr std::size_t kDirectMaxBytes = 16 * 1024;
+
+bool barrierDirect(Communicator& comm);
+bool bcastDirect(Communicator& comm, void* buffer, int count, const Datatype& type, int root);
+bool reduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type, const Op& op,
+                  int root);
+bool allreduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                     const Op& op);
+bool allgatherDirect(Communicator& comm, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
+                     int recvcount, const Datatype& recvtype);
+bool alltoallDirect(Communicator& comm, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
+                    int recvcount, const Datatype& recvtype);
+
+}  // namespace zmpi::mpi::coll
