@@ -1,6 +1,9 @@
 #include "transport/socket.h"
 
+#include <charconv>
 #include <cstdlib>
+#include <limits>
+#include <string>
 #include <thread>
 
 #include "transport/context.h"
@@ -10,11 +13,24 @@
 
 namespace zmpi::transport {
 
+std::chrono::milliseconds SocketOptions::parseLinger(const std::string& text) {
+  int milliseconds = 0;
+  const char* end = text.data() + text.size();
+  // from_chars takes no sign or space and reports overflow; "-1" fails on the sign check.
+  const auto [stop, error] = std::from_chars(text.data(), end, milliseconds);
+  if (text.empty() || text[0] == '-' || error != std::errc() || stop != end) {
+    throw TransportError("ZMPI_LINGER_MS=" + text + " is not a whole number of milliseconds (0 to " +
+                         std::to_string(std::numeric_limits<int>::max()) + ")");
+  }
+  return std::chrono::milliseconds(milliseconds);
+}
+
 std::chrono::milliseconds SocketOptions::defaultLinger() {
+  // Read once (a static initialised by a throwing lambda is retried, so every socket a
+  // process opens fails the same way until the variable is fixed).
   static const std::chrono::milliseconds value = [] {
     const char* env = std::getenv("ZMPI_LINGER_MS");
-    // A debugging knob read once; not validated (a malformed value reads as 0 ms).
-    return std::chrono::milliseconds(env != nullptr ? std::atoi(env) : 1000);  // NOLINT(cert-err34-c)
+    return env != nullptr && *env != '\0' ? parseLinger(env) : std::chrono::milliseconds(1000);
   }();
   return value;
 }

@@ -25,8 +25,13 @@ struct SocketOptions {
   bool linkServer = false;
 
   // ZMPI_LINGER_MS, default 1000 ms: long enough to flush a final message, short enough
-  // that a dead peer never holds a closing process for long.
+  // that a dead peer never holds a closing process for long. Read once; a value that is
+  // not a whole number of milliseconds (0 or more) throws TransportError naming it.
   static std::chrono::milliseconds defaultLinger();
+  // `text` (the value of ZMPI_LINGER_MS) as a linger time: digits only, 0 to INT_MAX ms
+  // (zmq's -1, linger forever, would let a dead peer hold a closing process for ever);
+  // TransportError naming the variable otherwise.
+  static std::chrono::milliseconds parseLinger(const std::string& text);
 };
 
 class Socket {

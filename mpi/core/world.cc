@@ -18,6 +18,7 @@
 #include "transport/link_security.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
+#include "transport/socket.h"
 
 namespace zmpi::mpi {
 namespace {
@@ -112,6 +113,11 @@ World::World(const WorldConfig& config)
 
 void World::exchangeAddresses(const WorldConfig& config) {
   const std::string host = config.host.empty() ? localHostName() : config.host;
+  try {
+    transport::SocketOptions::defaultLinger();  // a malformed ZMPI_LINGER_MS, named, before any socket
+  } catch (const transport::TransportError& error) {
+    fail(MPI_ERR_OTHER, std::string("MPI_Init: ") + error.what());
+  }
   // A singleton has no peers: nothing to authenticate.
   auto linkKeys = size_ > 1 ? config.linkKeys : nullptr;
   if (linkKeys) {

@@ -34,6 +34,7 @@
 #include "transport/link_security.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
+#include "transport/socket.h"
 #include "transport/wire.h"
 
 namespace zmpi::runtime {
@@ -165,6 +166,8 @@ int runJob(const LaunchOptions& options) {
   std::shared_ptr<const transport::LinkKeys> jobKeys;
   const std::string jobSecret = newJobSecret();
   try {
+    // A malformed ZMPI_LINGER_MS fails here, named, before any socket or thread exists.
+    transport::SocketOptions::defaultLinger();
     encrypt = encrypt || transport::encryptionRequested(std::getenv(transport::kEncryptVariable));
     for (const std::string& item : options.exports) {  // -x ZMPI_ENCRYPT=VALUE asks for it too
       const std::string prefix = std::string(transport::kEncryptVariable) + "=";

@@ -47,6 +47,18 @@ TEST_CASE("socket reads back the bound endpoint and names the peer in errors", "
   }
 }
 
+TEST_CASE("ZMPI_LINGER_MS is a whole number of milliseconds or an error naming it", "[socket]") {
+  CHECK(SocketOptions::parseLinger("0") == std::chrono::milliseconds(0));
+  CHECK(SocketOptions::parseLinger("250") == std::chrono::milliseconds(250));
+  CHECK(SocketOptions::parseLinger("2147483647") == std::chrono::milliseconds(2147483647));
+  // What atoi read as 0, 10, 1 or -1 (linger for ever): each is refused, with the value.
+  for (const char* bad : {"", "abc", "10ms", " 5", "1.5", "-1", "+5", "2147483648", "99999999999999999999"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(SocketOptions::parseLinger(bad), "ZMPI_LINGER_MS=" + std::string(bad) +
+                                                           " is not a whole number of milliseconds (0 to 2147483647)");
+  }
+}
+
 TEST_CASE("latch counts down across threads and times out", "[latch]") {
   Latch latch(2);
   CHECK_FALSE(latch.waitFor(std::chrono::milliseconds(1)));

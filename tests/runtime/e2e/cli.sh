@@ -29,6 +29,11 @@ ZMPI_STARTUP_TIMEOUT_MS=15s run_job badduration -np 1 "$FAKE_RANK" ok
 expect_rc badduration 1
 expect_text badduration err "zmpirun: ZMPI_STARTUP_TIMEOUT_MS=15s is not a whole number of milliseconds"
 
+# So is a malformed socket linger (read with atoi once: "1s" was a linger of 1 ms).
+ZMPI_LINGER_MS=1s run_job badlinger -np 1 "$FAKE_RANK" ok
+expect_rc badlinger 1
+expect_text badlinger err "zmpirun: ZMPI_LINGER_MS=1s is not a whole number of milliseconds"
+
 run_job noprogram -np 2
 expect_rc noprogram 1
 expect_text noprogram err "no program given"
