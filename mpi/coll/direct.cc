@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -105,12 +106,40 @@ class Call {
     await(incoming);
   }
 
+  // Transfers in flight together: every receive is posted, then every send starts, then
+  // all are awaited (at most kBatch of each; zero-byte ones are dropped).
+  static constexpr int kBatch = 8;
+  struct Transfer {
+    int peer;
+    void* data;
+    std::size_t bytes;
+  };
+  void exchangeAll(int step, const Transfer* sends, int sendCount, const Transfer* recvs, int recvCount) {
+    std::optional<Request> incoming[kBatch];
+    int posted = 0;
+    try {
+      for (int i = 0; i < recvCount; ++i) {
+        if (recvs[i].bytes == 0) continue;
+        Request& request = incoming[posted].emplace(Request::Kind::Recv);
+        prepare(request, recvs[i].peer, step, recvs[i].data, recvs[i].bytes);
+        engine_.startRecv(request);
+        ++posted;
+      }
+      for (int i = 0; i < sendCount; ++i) send(sends[i].peer, step, sends[i].data, sends[i].bytes);
+      for (int i = 0; i < posted; ++i) await(*incoming[i]);
+    } catch (...) {
+      for (int i = 0; i < posted; ++i) withdraw(*incoming[i]);
+      throw;
+    }
+  }
+
  private:
   void prepare(Request& request, int peer, int step, void* data, std::size_t bytes) {
     request.comm = &comm_;  // alive for the whole blocking call: no reference needed
     request.buffer = data;
     request.count = static_cast<int>(bytes);
-    request.type = byteType();
+    static Datatype* const byte = byteType();  // once: byteType() checks its initialisation
+    request.type = byte;
     request.peer = peer;
     request.commRank = comm_.rank();
     request.tag = tagBase_ | step;
@@ -328,10 +357,18 @@ bool alltoallDirect(Communicator& comm, const void* sendbuf, int sendcount, cons
   const auto sendAt = [&](int rank) { return send + static_cast<std::size_t>(rank) * sendBlock; };
   const auto recvAt = [&](int rank) { return recv + static_cast<std::size_t>(rank) * recvBlock; };
   copy(sendAt(r), recvAt(r), recvBlock);
-  for (int k = 1; k < p; ++k) {
-    const int to = (r + k) % p;
-    const int from = (r - k + p) % p;
-    call.exchange(to, sendAt(to), sendBlock, from, recvAt(from), recvBlock, 0);
+  // The plan's rounds k = 1 .. p-1 in flight a window at a time: every pair exchanges one
+  // message, so the order of the rounds is free (it matters when ranks share cores).
+  for (int first = 1; first < p; first += Call::kBatch) {
+    const int last = std::min(p, first + Call::kBatch);
+    Call::Transfer sends[Call::kBatch], recvs[Call::kBatch];
+    for (int k = first; k < last; ++k) {
+      const int to = (r + k) % p;
+      const int from = (r - k + p) % p;
+      sends[k - first] = {to, const_cast<char*>(sendAt(to)), sendBlock};
+      recvs[k - first] = {from, recvAt(from), recvBlock};
+    }
+    call.exchangeAll(0, sends, last - first, recvs, last - first);
   }
   return true;
 }
