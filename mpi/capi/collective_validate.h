@@ -38,11 +38,11 @@ inline void displacementsArg(const int* displacements, const char* name) {
 // The op, and that it applies to the type, so that every rank fails before sending
 // anything rather than some mid-reduction. A predefined op is tried on one zeroed element
 // (it throws MPI_ERR_OP for a type it does not define); user functions are never called
-// on made-up data.
+// on made-up data. The common case (a predefined op's table has the type) is a lookup.
 inline Op& opArg(MPI_Op op, const Datatype& type) {
   Op& o = *opOf(op);
   constexpr std::ptrdiff_t kProbeBytes = 256;
-  if (o.predefined() && type.size() > 0 && type.trueExtent() <= kProbeBytes) {
+  if (o.predefined() && type.size() > 0 && type.trueExtent() <= kProbeBytes && !o.knownToAccept(type)) {
     alignas(std::max_align_t) char in[kProbeBytes] = {};
     alignas(std::max_align_t) char inout[kProbeBytes] = {};
     o.apply(in - type.trueLb(), inout - type.trueLb(), 1, type);

@@ -29,6 +29,9 @@ class Op {
   // into scratch memory, applies and packs back; predefined ops reduce in place.
   virtual void applyPacked(const void* in, void* inout, std::size_t count, const Datatype& type) const;
   virtual bool commutative() const = 0;
+  // True when apply() is known to accept the type without trying it; false when unknown or
+  // not (then only apply() tells, throwing MPI_ERR_OP with the reason).
+  virtual bool knownToAccept(const Datatype& type) const { return false; }
   bool predefined() const { return predefined_; }
 
   MPI_Op handle() const { return publicHandle_; }

@@ -137,6 +137,10 @@ class TableOp final : public Op {
 
   bool commutative() const override { return true; }
 
+  bool knownToAccept(const Datatype& type) const override {
+    return table_[static_cast<std::size_t>(type.primitive())].memory != nullptr;
+  }
+
  private:
   const Kernels& kernelsFor(const Datatype& type) const {
     const Kernels& kernels = table_[static_cast<std::size_t>(type.primitive())];

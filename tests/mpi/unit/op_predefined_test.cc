@@ -63,6 +63,8 @@ void expectOp(MPI_Op opHandle, MPI_Datatype typeHandle, F reference) {
     expected[i] = reference(in[i], inout[i]);
   }
   op(opHandle).apply(in, inout, kCount, type(typeHandle));
+  // The argument check's shortcut (capi opArg) must know what apply accepts.
+  if (opHandle != MPI_REPLACE && opHandle != MPI_NO_OP) CHECK(op(opHandle).knownToAccept(type(typeHandle)));
   int wrong = 0;
   for (std::size_t i = 0; i < kCount; ++i) wrong += !(inout[i] == expected[i]);
   INFO(op(opHandle).name << " on " << type(typeHandle).name);
@@ -75,6 +77,7 @@ int errorOf(MPI_Op opHandle, MPI_Datatype typeHandle, std::string* text = nullpt
     op(opHandle).apply(in, inout, 1, type(typeHandle));
   } catch (const MpiError& error) {
     if (text) *text = error.what();
+    CHECK_FALSE(op(opHandle).knownToAccept(type(typeHandle)));  // opArg then tries apply
     return error.code();
   }
   return MPI_SUCCESS;
