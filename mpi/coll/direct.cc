@@ -193,7 +193,7 @@ bool barrierDirect(Communicator& comm) {
 // Binomial tree, as bcastBinomial.
 bool bcastDirect(Communicator& comm, void* buffer, int count, const Datatype& type, int root) {
   const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
-  if (!type.contiguous() || !fits(comm, bytes) || settings().forcedBcast) return false;
+  if (!type.contiguous() || !fits(comm, bytes) || bytes > kDirectRootedMaxBytes || settings().forcedBcast) return false;
   Call call(comm);
   const int p = comm.size();
   const int v = (comm.rank() - root + p) % p;
@@ -209,7 +209,9 @@ bool bcastDirect(Communicator& comm, void* buffer, int count, const Datatype& ty
 bool reduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type, const Op& op,
                   int root) {
   const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
-  if (!type.contiguous() || !fits(comm, bytes) || (count > 0 && bytes == 0)) return false;
+  if (!type.contiguous() || !fits(comm, bytes) || bytes > kDirectRootedMaxBytes || (count > 0 && bytes == 0)) {
+    return false;
+  }
   Call call(comm);
   if (count == 0) return true;
   const int p = comm.size();
@@ -251,7 +253,8 @@ bool reduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int co
 bool allreduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                      const Op& op) {
   const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
-  if (!type.contiguous() || !fits(comm, bytes) || (count > 0 && bytes == 0) || settings().forcedAllreduce) {
+  if (!type.contiguous() || !fits(comm, bytes) || bytes >= kAllreduceLargeMinBytes || (count > 0 && bytes == 0) ||
+      settings().forcedAllreduce) {
     return false;
   }
   Call call(comm);

@@ -2,8 +2,8 @@
  * datatypes (same type signature): even ranks use plain MPI_INT arrays, odd ranks a
  * strided vector type. Small calls on contiguous data run directly while the others run
  * their plan (coll/direct.h): both must send identical messages. Sizes straddle the
- * direct limit (16 KiB). Every result is checked against a local reference, and the gap
- * ints of the strided layout must stay untouched. */
+ * direct limits (1 KiB for bcast, 64 KiB a message otherwise). Every result is checked against a local reference, and
+ * the gap ints of the strided layout must stay untouched. */
 // zmpi-test-ranks: 2 3 4 5
 #include <stdlib.h>
 #include <string.h>
@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  /* 4 B to 32 KiB per block: direct and plan sizes alike. */
-  const int counts[] = {1, 3, 64, 1000, 1024, 2048, 8192};
+  /* 4 B to 128 KiB per block: direct and plan sizes alike. */
+  const int counts[] = {1, 3, 64, 256, 257, 1000, 2048, 8192, 32768};
   for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
     test_bcast(rank, size, counts[c]);
     test_allgather(rank, size, counts[c]);
