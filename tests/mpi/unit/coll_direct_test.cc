@@ -1,0 +1,231 @@
+// Direct collectives (coll/direct.h) against their plans, in mock mode: on 1-6 ranks, for
+// every root, in place or not, with a commutative and a non-commutative op, each rank must
+// send the same messages (peer, tag, bytes; the order may differ only where the algorithm
+// leaves it free) and end with the same results. That identity is what lets one rank run
+// the plan while another goes direct.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "coll_harness.h"
+#include "mpi/coll/direct.h"
+
+using namespace zmpi::mpi;
+using namespace zmpi::mpi::coll;
+using namespace zmpi::mpi::testing;
+
+namespace {
+
+struct Message {
+  int to;
+  int tag;
+  uint64_t bytes;
+  auto operator<=>(const Message&) const = default;
+};
+
+// What each rank sent (sorted) and the bytes it ended with.
+struct Outcome {
+  std::vector<std::vector<Message>> sent;
+  std::vector<std::vector<char>> results;
+  bool operator==(const Outcome&) const = default;
+};
+
+// Runs `call` on p mock ranks. `call` returns this rank's result bytes, and false in
+// `direct` if a direct function declined (which would make the comparison vacuous).
+Outcome outcomeOf(int p, const std::function<std::vector<char>(Communicator&, bool&)>& call, bool& allDirect) {
+  PerRank<std::vector<char>> results(p);
+  PerRank<int> direct(p);
+  auto network = runRanks(p, [&](World& world) {
+    bool went = true;
+    results.set(world.rank(), call(world.commWorld(), went));
+    direct.set(world.rank(), went ? 1 : 0);
+  });
+  Outcome outcome;
+  for (int r = 0; r < p; ++r) {
+    std::vector<Message> sent;
+    for (const SentRecord& record : network->sentBy(r))
+      sent.push_back({record.to, record.envelope.tag, record.payloadBytes});
+    std::sort(sent.begin(), sent.end());
+    outcome.sent.push_back(sent);
+    outcome.results.push_back(results[r]);
+    allDirect = allDirect && direct[r] == 1;
+  }
+  return outcome;
+}
+
+template <typename T>
+std::vector<char> bytesOf(const std::vector<T>& values) {
+  const auto* data = reinterpret_cast<const char*>(values.data());
+  return {data, data + values.size() * sizeof(T)};
+}
+
+// Runs the direct form (returns whether it served the call) and the plan, compares.
+void compare(const std::string& what, int p,
+             const std::function<std::vector<char>(Communicator&, bool direct, bool& served)>& call) {
+  bool served = true, unused = true;
+  const Outcome direct = outcomeOf(
+      p, [&](Communicator& comm, bool& went) { return call(comm, true, went); }, served);
+  const Outcome plan = outcomeOf(
+      p, [&](Communicator& comm, bool& went) { return call(comm, false, went); }, unused);
+  INFO(what << " on " << p << " ranks");
+  CHECK(served);
+  CHECK(direct.sent == plan.sent);
+  CHECK(direct.results == plan.results);
+}
+
+std::vector<int> numbers(int rank, int count, int salt = 0) {
+  std::vector<int> v(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = rank * 1000 + i * 7 + salt;
+  return v;
+}
+
+std::vector<Matrix> matrices(int rank, int count) {
+  std::vector<Matrix> v;
+  for (int i = 0; i < count; ++i) v.push_back(matrixOf(rank, static_cast<std::size_t>(i)));
+  return v;
+}
+
+const TestSum kSum;
+const TestMatrixProduct kProduct;
+
+}  // namespace
+
+TEST_CASE("direct barrier sends the dissemination plan's messages", "[coll][direct]") {
+  for (int p = 1; p <= 6; ++p) {
+    compare("barrier", p, [](Communicator& comm, bool direct, bool& served) {
+      if (direct) {
+        served = barrierDirect(comm);
+      } else {
+        run(*planBarrier(comm));
+      }
+      return std::vector<char>();
+    });
+  }
+}
+
+TEST_CASE("direct bcast and reduce match the binomial plans for every root", "[coll][direct]") {
+  for (int p = 1; p <= 6; ++p) {
+    for (int root = 0; root < p; ++root) {
+      for (int count : {0, 1, 33}) {
+        compare("bcast root " + std::to_string(root) + " count " + std::to_string(count), p,
+                [&](Communicator& comm, bool direct, bool& served) {
+                  std::vector<int> data = comm.rank() == root ? numbers(root, count) : std::vector<int>(count, -1);
+                  if (direct) {
+                    served = bcastDirect(comm, data.data(), count, intType(), root);
+                  } else {
+                    run(*planBcast(comm, data.data(), count, intType(), root));
+                  }
+                  return bytesOf(data);
+                });
+        for (bool inPlace : {false, true}) {
+          compare("reduce root " + std::to_string(root) + (inPlace ? " in place" : ""), p,
+                  [&](Communicator& comm, bool direct, bool& served) {
+                    const bool here = inPlace && comm.rank() == root;
+                    std::vector<int> in = numbers(comm.rank(), count), out(static_cast<std::size_t>(count), -1);
+                    std::vector<Matrix> min = matrices(comm.rank(), count), mout(static_cast<std::size_t>(count));
+                    if (here) {
+                      out = in;
+                      mout = min;
+                    }
+                    const void* sendInts = here ? MPI_IN_PLACE : in.data();
+                    const void* sendMatrices = here ? MPI_IN_PLACE : min.data();
+                    if (direct) {
+                      served = reduceDirect(comm, sendInts, out.data(), count, intType(), kSum, root) &&
+                               reduceDirect(comm, sendMatrices, mout.data(), count, matrixType(), kProduct, root);
+                    } else {
+                      run(*planReduce(comm, sendInts, out.data(), count, intType(), kSum, root));
+                      run(*planReduce(comm, sendMatrices, mout.data(), count, matrixType(), kProduct, root));
+                    }
+                    std::vector<char> result = bytesOf(out), more = bytesOf(mout);
+                    result.insert(result.end(), more.begin(), more.end());
+                    return result;
+                  });
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("direct allreduce matches recursive doubling with its fold", "[coll][direct]") {
+  for (int p = 1; p <= 6; ++p) {
+    for (int count : {0, 1, 40}) {
+      for (bool inPlace : {false, true}) {
+        compare("allreduce count " + std::to_string(count) + (inPlace ? " in place" : ""), p,
+                [&](Communicator& comm, bool direct, bool& served) {
+                  std::vector<int> in = numbers(comm.rank(), count), out(static_cast<std::size_t>(count), -1);
+                  std::vector<Matrix> min = matrices(comm.rank(), count), mout(static_cast<std::size_t>(count));
+                  if (inPlace) {
+                    out = in;
+                    mout = min;
+                  }
+                  const void* sendInts = inPlace ? MPI_IN_PLACE : in.data();
+                  const void* sendMatrices = inPlace ? MPI_IN_PLACE : min.data();
+                  if (direct) {
+                    served = allreduceDirect(comm, sendInts, out.data(), count, intType(), kSum) &&
+                             allreduceDirect(comm, sendMatrices, mout.data(), count, matrixType(), kProduct);
+                  } else {
+                    run(*planAllreduce(comm, sendInts, out.data(), count, intType(), kSum));
+                    run(*planAllreduce(comm, sendMatrices, mout.data(), count, matrixType(), kProduct));
+                  }
+                  std::vector<char> result = bytesOf(out), more = bytesOf(mout);
+                  result.insert(result.end(), more.begin(), more.end());
+                  return result;
+                });
+      }
+    }
+  }
+}
+
+TEST_CASE("direct allgather and alltoall match their plans", "[coll][direct]") {
+  for (int p = 1; p <= 6; ++p) {
+    for (int count : {0, 1, 9}) {
+      for (bool inPlace : {false, true}) {
+        compare("allgather count " + std::to_string(count) + (inPlace ? " in place" : ""), p,
+                [&](Communicator& comm, bool direct, bool& served) {
+                  const int r = comm.rank();
+                  std::vector<int> mine = numbers(r, count), all(static_cast<std::size_t>(count * p), -1);
+                  if (inPlace) std::copy(mine.begin(), mine.end(), all.begin() + r * count);
+                  const void* send = inPlace ? MPI_IN_PLACE : mine.data();
+                  const Datatype* sendType = inPlace ? nullptr : &intType();
+                  if (direct) {
+                    served = allgatherDirect(comm, send, count, sendType, all.data(), count, intType());
+                  } else {
+                    run(*planAllgather(comm, send, count, sendType, all.data(), count, intType()));
+                  }
+                  return bytesOf(all);
+                });
+      }
+      compare("alltoall count " + std::to_string(count), p, [&](Communicator& comm, bool direct, bool& served) {
+        std::vector<int> out = numbers(comm.rank(), count * p), in(static_cast<std::size_t>(count * p), -1);
+        if (direct) {
+          served = alltoallDirect(comm, out.data(), count, &intType(), in.data(), count, intType());
+        } else {
+          run(*planAlltoall(comm, out.data(), count, &intType(), in.data(), count, intType()));
+        }
+        return bytesOf(in);
+      });
+    }
+  }
+}
+
+TEST_CASE("direct collectives decline what their plans must serve", "[coll][direct]") {
+  PerRank<std::string> accepted(2);
+  runRanks(2, [&](World& world) {
+    Communicator& comm = world.commWorld();
+    std::vector<int> big(64 * 1024), out(64 * 1024);
+    // Too large for a rooted direct call, an in-place alltoall, a type with gaps, an
+    // operand for Rabenseifner: nothing sent, no sequence number taken (the barrier's
+    // plan that follows still matches).
+    std::string wrong;
+    if (bcastDirect(comm, big.data(), 1024, intType(), 0)) wrong += "bcast 4 KiB; ";
+    if (alltoallDirect(comm, MPI_IN_PLACE, 1, nullptr, out.data(), 1, intType())) wrong += "alltoall in place; ";
+    if (allreduceDirect(comm, big.data(), out.data(), 4, paddedIntType(), kSum)) wrong += "allreduce with gaps; ";
+    if (allreduceDirect(comm, big.data(), out.data(), 16 * 1024, intType(), kSum)) wrong += "allreduce 64 KiB; ";
+    run(*planBarrier(comm));
+    accepted.set(world.rank(), wrong);
+  });
+  CHECK(accepted[0].empty());
+  CHECK(accepted[1].empty());
+}
