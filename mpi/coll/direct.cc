@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <memory>
 #include <optional>
-#include <string>
 #include <utility>
 
 #include "mpi/coll/allreduce_recursive_doubling.h"
@@ -34,10 +32,12 @@ struct Settings {
 };
 
 const Settings& settings() {
-  static const Settings value{
-      std::getenv("ZMPI_COLL_DIRECT") == nullptr || std::string(std::getenv("ZMPI_COLL_DIRECT")) != "0", segmentBytes(),
-      std::getenv("ZMPI_COLL_BCAST") != nullptr, std::getenv("ZMPI_COLL_ALLREDUCE") != nullptr,
-      std::getenv("ZMPI_COLL_ALLGATHER") != nullptr};
+  static const Settings value = [] {
+    const char* direct = std::getenv("ZMPI_COLL_DIRECT");
+    return Settings{direct == nullptr || std::strcmp(direct, "0") != 0, segmentBytes(),
+                    std::getenv("ZMPI_COLL_BCAST") != nullptr, std::getenv("ZMPI_COLL_ALLREDUCE") != nullptr,
+                    std::getenv("ZMPI_COLL_ALLGATHER") != nullptr};
+  }();
   return value;
 }
 

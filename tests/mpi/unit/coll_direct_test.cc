@@ -5,6 +5,7 @@
 // the plan while another goes direct.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -22,7 +23,10 @@ struct Message {
   int to;
   int tag;
   uint64_t bytes;
-  auto operator<=>(const Message&) const = default;
+  bool operator==(const Message&) const = default;
+  bool operator<(const Message& other) const {
+    return std::tie(to, tag, bytes) < std::tie(other.to, other.tag, other.bytes);
+  }
 };
 
 // What each rank sent (sorted) and the bytes it ended with.
@@ -57,8 +61,9 @@ Outcome outcomeOf(int p, const std::function<std::vector<char>(Communicator&, bo
 
 template <typename T>
 std::vector<char> bytesOf(const std::vector<T>& values) {
-  const auto* data = reinterpret_cast<const char*>(values.data());
-  return {data, data + values.size() * sizeof(T)};
+  std::vector<char> out(values.size() * sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
+  return out;
 }
 
 // Runs the direct form (returns whether it served the call) and the plan, compares.
