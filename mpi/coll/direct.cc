@@ -12,6 +12,7 @@
 #include "mpi/coll/allreduce_recursive_doubling.h"
 #include "mpi/coll/bcast_binomial.h"
 #include "mpi/coll/channel.h"
+#include "mpi/coll/reduction.h"
 #include "mpi/coll/select.h"
 #include "mpi/core/engine.h"
 #include "mpi/core/error.h"
@@ -205,20 +206,24 @@ bool bcastDirect(Communicator& comm, void* buffer, int count, const Datatype& ty
   return true;
 }
 
-// Binomial tree, rooted at 0 for non-commutative ops, as reduceBinomial.
+// Binomial tree, rooted at 0 for non-commutative ops, as reduceBinomial. Operands travel
+// as native-layout spans (reduction.h), so a type with gaps goes direct too; the root
+// then works in scratch and copies only the elements out, as planReduce does.
 bool reduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type, const Op& op,
                   int root) {
-  const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
-  if (!type.contiguous() || !fits(comm, bytes) || bytes > kDirectRootedMaxBytes || (count > 0 && bytes == 0)) {
-    return false;
-  }
+  const Reduction reduction(op, type, static_cast<std::size_t>(std::max(count, 0)));
+  const std::size_t bytes = reduction.bytes();
+  if (!fits(comm, bytes) || bytes > kDirectRootedMaxBytes || (count > 0 && type.size() == 0)) return false;
   Call call(comm);
   if (count == 0) return true;
   const int p = comm.size();
   const int r = comm.rank();
-  const auto elements = static_cast<std::size_t>(count);
+  const std::size_t elements = reduction.count();
   const bool isRoot = r == root;
-  const char* input = static_cast<const char*>(isRoot && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf);
+  const char* input = reduction.spanOf(isRoot && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf);
+  char* target = isRoot ? reduction.spanOf(recvbuf) : nullptr;
+  Scratch resultScratch;
+  char* result = !isRoot || type.contiguous() ? target : resultScratch.get(bytes);
   const int treeRoot = op.commutative() ? root : 0;
   const int v = (r - treeRoot + p) % p;
   const int span = binomialSubtree(v, p);
@@ -232,28 +237,31 @@ bool reduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int co
     if (buffers[free] == nullptr) buffers[free] = scratch[free].get(bytes);
     char* in = buffers[free];
     call.recv((v + mask + treeRoot) % p, 0, in, bytes);
-    op.apply(acc, in, elements, type);
+    reduction.combine(acc, in, elements);
     acc = in;
     free ^= 1;
   }
   if (v != 0) {
     call.send((v - span + treeRoot) % p, 0, acc, bytes);
   } else if (treeRoot == root) {
-    copy(acc, recvbuf, bytes);
+    copy(acc, result, bytes);
   } else {
     call.send(root, 1, acc, bytes);
   }
-  if (isRoot && treeRoot != root) call.recv(treeRoot, 1, recvbuf, bytes);
+  if (isRoot && treeRoot != root) call.recv(treeRoot, 1, result, bytes);
+  if (isRoot) reduction.copyElements(result, target, elements);
   return true;
 }
 
 // Recursive doubling with the fold for non-powers of two (Thakur, Rabenseifner, Gropp
 // 2005), as allreduceRecursiveDoubling: both partners compute (lower ranks) op (higher
-// ranks) from the same bytes, so every rank ends with identical bits.
+// ranks) from the same bytes, so every rank ends with identical bits. Spans and scratch
+// for types with gaps as in reduceDirect.
 bool allreduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                      const Op& op) {
-  const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
-  if (!type.contiguous() || !fits(comm, bytes) || bytes >= kAllreduceLargeMinBytes || (count > 0 && bytes == 0) ||
+  const Reduction reduction(op, type, static_cast<std::size_t>(std::max(count, 0)));
+  const std::size_t bytes = reduction.bytes();
+  if (!fits(comm, bytes) || bytes >= kAllreduceLargeMinBytes || (count > 0 && type.size() == 0) ||
       settings().forcedAllreduce) {
     return false;
   }
@@ -261,48 +269,52 @@ bool allreduceDirect(Communicator& comm, const void* sendbuf, void* recvbuf, int
   if (count == 0) return true;
   const int p = comm.size();
   const int r = comm.rank();
-  const auto elements = static_cast<std::size_t>(count);
-  char* acc = static_cast<char*>(recvbuf);
-  if (sendbuf != MPI_IN_PLACE) copy(sendbuf, acc, bytes);
-  if (p == 1) return true;
-  const Fold fold = foldOf(r, p);
-  Scratch scratch;
-  char* other = scratch.get(bytes);
-  // Fold in: the even rank of each pair below 2 rem hands its operand to the odd one.
-  if (r < 2 * fold.rem) {
-    if (r % 2 == 0) {
-      call.send(r + 1, 0, acc, bytes);
-    } else {
-      call.recv(r - 1, 0, other, bytes);
-      op.apply(other, acc, elements, type);
-    }
-  }
-  int step = 1;
-  if (fold.newRank >= 0) {
-    char* cur = acc;
-    for (int mask = 1; mask < fold.pof2; mask *= 2, ++step) {
-      const int partner = fold.newRank ^ mask;
-      const int peer = fold.rankOf(partner);
-      call.exchange(peer, cur, bytes, peer, other, bytes, step);
-      if (partner < fold.newRank) {
-        op.apply(other, cur, elements, type);
+  const std::size_t elements = reduction.count();
+  char* target = reduction.spanOf(recvbuf);
+  Scratch accScratch;
+  char* acc = type.contiguous() ? target : accScratch.get(bytes);
+  copy(reduction.spanOf(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf), acc, bytes);
+  if (p > 1) {
+    const Fold fold = foldOf(r, p);
+    Scratch scratch;
+    char* other = scratch.get(bytes);
+    // Fold in: the even rank of each pair below 2 rem hands its operand to the odd one.
+    if (r < 2 * fold.rem) {
+      if (r % 2 == 0) {
+        call.send(r + 1, 0, acc, bytes);
       } else {
-        op.apply(cur, other, elements, type);
-        std::swap(cur, other);
+        call.recv(r - 1, 0, other, bytes);
+        reduction.combine(other, acc, elements);
       }
     }
-    copy(cur, acc, bytes);
-  } else {
-    for (int mask = 1; mask < fold.pof2; mask *= 2) ++step;
-  }
-  // Fold out: the odd rank returns the result.
-  if (r < 2 * fold.rem) {
-    if (r % 2 == 1) {
-      call.send(r - 1, step, acc, bytes);
+    int step = 1;
+    if (fold.newRank >= 0) {
+      char* cur = acc;
+      for (int mask = 1; mask < fold.pof2; mask *= 2, ++step) {
+        const int partner = fold.newRank ^ mask;
+        const int peer = fold.rankOf(partner);
+        call.exchange(peer, cur, bytes, peer, other, bytes, step);
+        if (partner < fold.newRank) {
+          reduction.combine(other, cur, elements);
+        } else {
+          reduction.combine(cur, other, elements);
+          std::swap(cur, other);
+        }
+      }
+      copy(cur, acc, bytes);
     } else {
-      call.recv(r + 1, step, acc, bytes);
+      for (int mask = 1; mask < fold.pof2; mask *= 2) ++step;
+    }
+    // Fold out: the odd rank returns the result.
+    if (r < 2 * fold.rem) {
+      if (r % 2 == 1) {
+        call.send(r - 1, step, acc, bytes);
+      } else {
+        call.recv(r + 1, step, acc, bytes);
+      }
     }
   }
+  reduction.copyElements(acc, target, elements);
   return true;
 }
 
