@@ -1,10 +1,12 @@
 // Point-to-point entry points: blocking, nonblocking and persistent sends and receives.
+#include <memory>
 #include <vector>
 
 #include "mpi/capi/bsend_buffer.h"
 #include "mpi/capi/entry.h"
 #include "mpi/capi/p2p_ops.h"
 #include "mpi/capi/validate.h"
+#include "mpi/core/world.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::capi;
@@ -14,10 +16,14 @@ namespace {
 int blockingSend(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                  SendMode mode) {
   return guardedComm(call, comm, [&] {
-    std::unique_ptr<Request> request(makeSendRequest(buf, count, type, dest, tag, comm, mode));
-    startRequest(*request);
-    waitRequest(*request);
-    return request->status.MPI_ERROR;
+    if ((mode == SendMode::Standard || mode == SendMode::Ready) && trySendEagerNow(buf, count, type, dest, tag, comm)) {
+      return MPI_SUCCESS;
+    }
+    Request request(Request::Kind::Send);
+    initSendRequest(request, buf, count, type, dest, tag, comm, mode);
+    startRequest(request);
+    waitRequest(request);
+    return request.status.MPI_ERROR;
   });
 }
 
@@ -41,6 +47,35 @@ int persistentSend(const char* call, const void* buf, int count, MPI_Datatype ty
     *out = request->handle();
     return MPI_SUCCESS;
   });
+}
+
+// Posts and waits for a receive whose request lives on the caller's stack: withdrawn from
+// the engine before an error (the job ending) leaves the frame.
+void receive(Request& recv) {
+  startRequest(recv);
+  try {
+    waitRequest(recv);
+  } catch (...) {
+    if (!recv.done.load(std::memory_order_acquire)) recv.comm->world().engine().cancel(recv);
+    throw;
+  }
+}
+
+// Sendrecv's two halves, both requests initialised (so validated): the receive is posted
+// first, so two ranks exchanging never both wait on a send. Requests live on the caller's
+// stack: a posted receive is withdrawn before an error leaves this frame.
+void exchange(Request& send, Request& recv) {
+  startRequest(recv);
+  try {
+    if (!trySendEagerNow(send)) {
+      startRequest(send);
+      waitRequest(send);
+    }
+    waitRequest(recv);
+  } catch (...) {
+    if (!recv.done.load(std::memory_order_acquire)) recv.comm->world().engine().cancel(recv);
+    throw;
+  }
 }
 
 }  // namespace
@@ -113,15 +148,15 @@ ZMPI_ALIAS(MPI_Bsend_init)
 
 int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return guardedComm("MPI_Recv", comm, [&] {
-    std::unique_ptr<Request> request(makeRecvRequest(buf, count, type, source, tag, comm));
-    startRequest(*request);
-    waitRequest(*request);
-    copyStatus(status, request->status);
-    if (request->status.MPI_ERROR == MPI_ERR_TRUNCATE) {
-      fail(MPI_ERR_TRUNCATE, "received " + std::to_string(request->status._ucount) +
-                                 "+ bytes into a buffer of " + std::to_string(count) + " elements");
+    Request request(Request::Kind::Recv);
+    initRecvRequest(request, buf, count, type, source, tag, comm);
+    receive(request);
+    copyStatus(status, request.status);
+    if (request.status.MPI_ERROR == MPI_ERR_TRUNCATE) {
+      fail(MPI_ERR_TRUNCATE, "received " + std::to_string(request.status._ucount) + "+ bytes into a buffer of " +
+                                 std::to_string(count) + " elements");
     }
-    return request->status.MPI_ERROR;
+    return request.status.MPI_ERROR;
   });
 }
 ZMPI_ALIAS(MPI_Recv)
@@ -151,15 +186,14 @@ ZMPI_ALIAS(MPI_Recv_init)
 int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   return guardedComm("MPI_Sendrecv", comm, [&] {
-    std::unique_ptr<Request> recv(makeRecvRequest(recvbuf, recvcount, recvtype, source, recvtag, comm));
-    std::unique_ptr<Request> send(makeSendRequest(sendbuf, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard));
-    startRequest(*recv);
-    startRequest(*send);
-    waitRequest(*send);
-    waitRequest(*recv);
-    copyStatus(status, recv->status);
-    if (recv->status.MPI_ERROR == MPI_ERR_TRUNCATE) fail(MPI_ERR_TRUNCATE, "received message longer than recvcount");
-    return recv->status.MPI_ERROR;
+    Request recv(Request::Kind::Recv);
+    Request send(Request::Kind::Send);
+    initRecvRequest(recv, recvbuf, recvcount, recvtype, source, recvtag, comm);
+    initSendRequest(send, sendbuf, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard);
+    exchange(send, recv);
+    copyStatus(status, recv.status);
+    if (recv.status.MPI_ERROR == MPI_ERR_TRUNCATE) fail(MPI_ERR_TRUNCATE, "received message longer than recvcount");
+    return recv.status.MPI_ERROR;
   });
 }
 ZMPI_ALIAS(MPI_Sendrecv)
@@ -172,16 +206,15 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int
     // Send from a packed copy so the receive can land in the same buffer.
     std::vector<char> copy(static_cast<std::size_t>(count) * t.size());
     if (!copy.empty()) t.pack(buf, static_cast<std::size_t>(count), copy.data());
-    std::unique_ptr<Request> recv(makeRecvRequest(buf, count, type, source, recvtag, comm));
-    std::unique_ptr<Request> send(
-        makeSendRequest(copy.data(), static_cast<int>(copy.size()), MPI_BYTE, dest, sendtag, comm, SendMode::Standard));
-    startRequest(*recv);
-    startRequest(*send);
-    waitRequest(*send);
-    waitRequest(*recv);
-    copyStatus(status, recv->status);
-    if (recv->status.MPI_ERROR == MPI_ERR_TRUNCATE) fail(MPI_ERR_TRUNCATE, "received message longer than count");
-    return recv->status.MPI_ERROR;
+    Request recv(Request::Kind::Recv);
+    Request send(Request::Kind::Send);
+    initRecvRequest(recv, buf, count, type, source, recvtag, comm);
+    initSendRequest(send, copy.data(), static_cast<int>(copy.size()), MPI_BYTE, dest, sendtag, comm,
+                    SendMode::Standard);
+    exchange(send, recv);
+    copyStatus(status, recv.status);
+    if (recv.status.MPI_ERROR == MPI_ERR_TRUNCATE) fail(MPI_ERR_TRUNCATE, "received message longer than count");
+    return recv.status.MPI_ERROR;
   });
 }
 ZMPI_ALIAS(MPI_Sendrecv_replace)

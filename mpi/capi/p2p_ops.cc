@@ -1,5 +1,7 @@
 #include "mpi/capi/p2p_ops.h"
 
+#include <memory>
+
 #include "mpi/capi/bsend_buffer.h"
 #include "mpi/capi/validate.h"
 #include "mpi/core/world.h"
@@ -48,44 +50,93 @@ void startBufferedSend(Request& request) {
 
 }  // namespace
 
-Request* makeSendRequest(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                         SendMode mode) {
+void initSendRequest(Request& request, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                     SendMode mode) {
   Communicator& c = commArg(comm);
   countArg(count);
   Datatype& t = typeArg(type);
   bufferArg(buf, count, t);
   destArg(c, dest);
   sendTagArg(tag);
-  auto* request = new Request(Request::Kind::Send);
-  request->holdComm(&c);
-  request->buffer = const_cast<void*>(buf);
-  request->count = count;
-  request->holdType(&t);
-  request->peer = dest;
-  request->commRank = c.rank();
-  request->tag = tag;
-  request->context = c.p2pContext();
-  request->mode = mode;
-  request->peerWorld = dest == MPI_PROC_NULL ? -1 : c.worldRankOf(dest);
-  return request;
+  request.comm = &c;
+  request.buffer = const_cast<void*>(buf);
+  request.count = count;
+  request.type = &t;
+  request.peer = dest;
+  request.commRank = c.rank();
+  request.tag = tag;
+  request.context = c.p2pContext();
+  request.mode = mode;
+  request.peerWorld = dest == MPI_PROC_NULL ? -1 : c.worldRankOf(dest);
 }
 
-Request* makeRecvRequest(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm) {
+Request* makeSendRequest(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                         SendMode mode) {
+  auto request = std::make_unique<Request>(Request::Kind::Send);
+  initSendRequest(*request, buf, count, type, dest, tag, comm, mode);
+  request->holdComm(request->comm);
+  request->holdType(request->type);
+  return request.release();
+}
+
+void initRecvRequest(Request& request, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm) {
   Communicator& c = commArg(comm);
   countArg(count);
   Datatype& t = typeArg(type);
   bufferArg(buf, count, t);
   sourceArg(c, source);
   recvTagArg(tag);
-  auto* request = new Request(Request::Kind::Recv);
-  request->holdComm(&c);
-  request->buffer = buf;
-  request->count = count;
-  request->holdType(&t);
-  request->peer = source;
-  request->tag = tag;
-  request->context = c.p2pContext();
-  return request;
+  request.comm = &c;
+  request.buffer = buf;
+  request.count = count;
+  request.type = &t;
+  request.peer = source;
+  request.tag = tag;
+  request.context = c.p2pContext();
+}
+
+Request* makeRecvRequest(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm) {
+  auto request = std::make_unique<Request>(Request::Kind::Recv);
+  initRecvRequest(*request, buf, count, type, source, tag, comm);
+  request->holdComm(request->comm);
+  request->holdType(request->type);
+  return request.release();
+}
+
+namespace {
+
+bool sendEagerNow(Communicator& c, const Datatype& t, const void* buf, int count, int dest, int tag) {
+  if (dest == MPI_PROC_NULL) return true;
+  Engine& engine = c.world().engine();
+  const uint64_t bytes = static_cast<uint64_t>(count) * t.size();
+  if (bytes > engine.eagerLimit() || (bytes > 0 && !t.contiguous())) return false;
+  const void* data = bytes > 0 ? static_cast<const char*>(buf) + t.trueLb() : buf;
+  engine.sendEagerNow(c.worldRankOf(dest), c.p2pContext(), c.rank(), tag, data, bytes);
+  return true;
+}
+
+}  // namespace
+
+bool trySendEagerNow(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  countArg(count);
+  Datatype& t = typeArg(type);
+  bufferArg(buf, count, t);
+  destArg(c, dest);
+  sendTagArg(tag);
+  return sendEagerNow(c, t, buf, count, dest, tag);
+}
+
+bool trySendEagerNow(Request& send) {
+  if (send.mode != SendMode::Standard && send.mode != SendMode::Ready) return false;
+  if (!sendEagerNow(*send.comm, *send.type, send.buffer, send.count, send.peer, send.tag)) return false;
+  if (send.peer == MPI_PROC_NULL) {
+    setProcNullStatus(send);
+  } else {
+    send.status = MPI_Status{};
+  }
+  send.done.store(true, std::memory_order_release);
+  return true;
 }
 
 void startRequest(Request& request) {

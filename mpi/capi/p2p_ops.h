@@ -7,7 +7,23 @@
 
 namespace zmpi::mpi::capi {
 
-// Validates the arguments and builds an (inactive) request.
+// Validates the arguments and fills a fresh request without holding a reference on its
+// communicator or datatype: for blocking calls, which keep the request on the stack for
+// exactly as long as the call (the handles cannot be freed meanwhile).
+void initSendRequest(Request& request, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                     SendMode mode);
+void initRecvRequest(Request& request, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm);
+
+// MPI_Send's common case -- standard or ready mode, contiguous data within the eager
+// limit -- written straight to the fabric, with no request: true when sent (or sent to
+// MPI_PROC_NULL). False when the general path must run. Validates the arguments.
+bool trySendEagerNow(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+// The same for a fresh send request from initSendRequest: true when sent, and then the
+// request is done.
+bool trySendEagerNow(Request& send);
+
+// Validates the arguments and builds an (inactive) request that holds its communicator
+// and datatype until deleted.
 Request* makeSendRequest(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                          SendMode mode);
 Request* makeRecvRequest(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm);

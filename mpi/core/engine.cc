@@ -107,6 +107,20 @@ void Engine::startSend(Request& request) {
   }
 }
 
+void Engine::sendEagerNow(int peerWorld, int context, int sourceRank, int tag, const void* data, uint64_t bytes) {
+  if (abortedFlag_.load(std::memory_order_relaxed)) {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+  }
+  Envelope envelope;
+  envelope.context = context;
+  envelope.source = sourceRank;
+  envelope.tag = tag;
+  envelope.senderWorld = worldRank_;
+  envelope.totalBytes = bytes;
+  fabric_.sendBytes(peerWorld, makeHeader(MessageKind::Eager, jobHash_, envelope, bytes), data, bytes);
+}
+
 void Engine::releaseZeroCopy(void*, void* hint) {
   auto* release = static_cast<ReleaseHint*>(hint);
   Engine* engine = release->engine;
@@ -157,7 +171,7 @@ void Engine::startRecv(Request& request) {
       }
     }
     if (!message) {
-      posted_.push_back(&request);
+      posted_.push(request);
       return;
     }
   }
@@ -212,9 +226,7 @@ void Engine::deliver(Request& request, IncomingMessage& message) {
 bool Engine::cancel(Request& request) {
   {
     std::lock_guard lock(mutex_);
-    auto it = std::find(posted_.begin(), posted_.end(), &request);
-    if (it == posted_.end()) return false;
-    posted_.erase(it);
+    if (!posted_.remove(request)) return false;
     setStatus(request.status, request.peer, request.tag, 0, MPI_SUCCESS);
     request.status._cancelled = 1;
     request.cancelled = true;
@@ -347,6 +359,7 @@ void Engine::abort(const std::string& reason) {
     if (aborted_) return;
     aborted_ = true;
     abortReason_ = reason;
+    abortedFlag_.store(true, std::memory_order_relaxed);
   }
   progress_.notify_all();
 }
@@ -480,13 +493,7 @@ void Engine::onMessage(transport::WireMessage&& wire) {
       Request* request = nullptr;
       {
         std::lock_guard lock(mutex_);
-        for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-          if (matches(**it, envelope)) {
-            request = *it;
-            posted_.erase(it);
-            break;
-          }
-        }
+        request = posted_.takeFirst([&](const Request& posted) { return matches(posted, envelope); });
         if (!request) {
           unexpected_.push_back(std::make_unique<IncomingMessage>(std::move(message)));
           ++epoch_;

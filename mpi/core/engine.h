@@ -19,6 +19,7 @@
 #include "mpi/core/envelope.h"
 #include "mpi/core/fabric.h"
 #include "mpi/core/poll_registration.h"
+#include "mpi/core/posted_queue.h"
 #include "mpi/core/request.h"
 #include "mpi/core/watchdog.h"
 
@@ -40,6 +41,10 @@ class Engine {
   // --- user side -------------------------------------------------------------------
   // The request carries comm, buffer, count, type, peer (comm rank), tag, context, mode.
   void startSend(Request& request);
+  // A standard-mode send of contiguous bytes within eagerLimit(), complete when it returns
+  // (the fabric has taken them): MPI_Send's common case without a request, a lock or an
+  // id -- a plain eager message gets no reply, so nothing needs to find it again.
+  void sendEagerNow(int peerWorld, int context, int sourceRank, int tag, const void* data, uint64_t bytes);
   void startRecv(Request& request);
   // Receives a message removed by improbe/mprobe.
   void startMatchedRecv(Request& request, std::unique_ptr<IncomingMessage> message);
@@ -126,13 +131,14 @@ class Engine {
   std::condition_variable progress_;
   uint64_t nextId_ = 1;
   uint64_t epoch_ = 0;  // bumped on every completion and unexpected arrival
-  std::list<Request*> posted_;
+  PostedQueue posted_;
   std::list<std::unique_ptr<IncomingMessage>> unexpected_;
   std::unordered_map<uint64_t, Request*> awaitingCts_;
   std::unordered_map<uint64_t, Request*> awaitingAck_;
   std::unordered_map<uint64_t, Request*> awaitingData_;
   std::unordered_map<uint16_t, ActiveMessageHandler> activeHandlers_;
   bool aborted_ = false;
+  std::atomic<bool> abortedFlag_{false};  // aborted_, for lock-free fast paths
   std::string abortReason_;
   std::unique_ptr<Watchdog> watchdog_;  // null unless ZMPI_WATCHDOG_SECONDS is set
 };

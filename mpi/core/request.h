@@ -60,6 +60,10 @@ class Request {
   int peerWorld = -1;
   std::vector<char> packed;  // packed copy of a non-contiguous send, or a bsend copy
   std::size_t bsendBytes = 0;
+  // A posted receive's links in the engine's PostedQueue (guarded by the engine's mutex).
+  Request* postedPrev = nullptr;
+  Request* postedNext = nullptr;
+  bool isPosted = false;
 
   // Called by the engine (under no lock) after completion; nonblocking collectives and
   // bsend accounting hook in here.
