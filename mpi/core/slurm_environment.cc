@@ -52,8 +52,10 @@ std::optional<SlurmBootstrap> slurmBootstrapFromEnvironment() {
   if (nodeList.empty()) nodeList = environmentString("SLURM_NODELIST");
   if (nodeList.empty()) fail(MPI_ERR_OTHER, "SLURM_PROCID is set but SLURM_NODELIST is not");
   const std::string portText = environmentString("ZMPI_RENDEZVOUS_PORT");
+  // Derived from the job id, in 20000-31999: below Linux's ephemeral range (32768 and up),
+  // where any outgoing connection on the node may hold the port.
   const long long port = !portText.empty() ? parseNumber("ZMPI_RENDEZVOUS_PORT", portText)
-                                           : 20000 + (jobId.empty() ? 0 : parseNumber("SLURM_JOB_ID", jobId) % 20000);
+                                           : 20000 + (jobId.empty() ? 0 : parseNumber("SLURM_JOB_ID", jobId) % 12000);
   boot.rendezvous =
       "tcp://" + (boot.rank == 0 ? std::string("0.0.0.0") : firstHostOfNodeList(nodeList)) + ":" + std::to_string(port);
   boot.bindAddress = reachableAddressOf(boot.host.empty() ? firstHostOfNodeList(nodeList) : boot.host);
