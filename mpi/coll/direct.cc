@@ -72,12 +72,12 @@ class Call {
   explicit Call(Communicator& comm)
       : comm_(comm), engine_(comm.world().engine()), tagBase_(Channel::tagBase(comm.nextCollectiveSequence())) {}
 
+  // Complete on return: every direct message is within the eager limit (fits()), and a
+  // plain eager message needs no request.
   void send(int peer, int step, const void* data, std::size_t bytes) {
     if (bytes == 0) return;  // the plan drops zero-byte transfers (schedule.h)
-    Request request(Request::Kind::Send);
-    prepare(request, peer, step, const_cast<void*>(data), bytes);
-    engine_.startSend(request);
-    await(request);
+    engine_.sendEagerNow(comm_.worldRankOf(peer), comm_.collectiveContext(), comm_.rank(), tagBase_ | step, data,
+                         bytes);
   }
 
   void recv(int peer, int step, void* data, std::size_t bytes) {
@@ -96,10 +96,7 @@ class Call {
     prepare(incoming, from, step, in, inBytes);
     engine_.startRecv(incoming);
     try {
-      Request outgoing(Request::Kind::Send);
-      prepare(outgoing, to, step, const_cast<void*>(out), outBytes);
-      engine_.startSend(outgoing);
-      await(outgoing);
+      send(to, step, out, outBytes);
     } catch (...) {
       withdraw(incoming);
       throw;
@@ -153,12 +150,12 @@ class Call {
     if (!request.done.load(std::memory_order_acquire)) engine_.cancel(request);
   }
 
-  void await(Request& request) {
+  void await(Request& request) {  // a receive
     if (!request.done.load(std::memory_order_acquire)) {
       try {
         engine_.wait(request);
       } catch (...) {
-        if (request.kind == Request::Kind::Recv) withdraw(request);
+        withdraw(request);
         throw;
       }
     }
