@@ -177,7 +177,7 @@ void copy(const void* from, void* to, std::size_t bytes) {
 
 // Dissemination (Hensgen, Finkel, Manber 1988), as barrierDissemination: one byte per round.
 bool barrierDirect(Communicator& comm) {
-  if (!settings().enabled) return false;
+  if (!fits(comm, 1)) return false;  // one-byte tokens, eager like every direct message
   Call call(comm);
   const int p = comm.size();
   const int r = comm.rank();
