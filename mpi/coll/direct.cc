@@ -173,6 +173,46 @@ void copy(const void* from, void* to, std::size_t bytes) {
   if (from != to && bytes > 0) std::memcpy(to, from, bytes);
 }
 
+// `parts` parts of `count` elements of `type` each, back to back in a program's buffer,
+// as the contiguous bytes the plans move (layout.h): the buffer itself when the type is
+// contiguous, else scratch that pack() fills and unpack() empties.
+class Packed {
+ public:
+  // cppcheck-suppress uninitMemberVar ; scratch_ is uninitialised memory by design
+  Packed(const Datatype& type, std::size_t count, int parts, const void* base)
+      : type_(type),
+        count_(count),
+        block_(count * type.size()),
+        base_(static_cast<char*>(const_cast<void*>(base))),
+        direct_(type.contiguous()),
+        data_(direct_ ? base_ : scratch_.get(block_ * static_cast<std::size_t>(parts))) {}
+
+  static std::size_t scratchBytes(const Datatype& type, std::size_t count, int parts) {
+    return type.contiguous() ? 0 : count * type.size() * static_cast<std::size_t>(parts);
+  }
+  std::size_t block() const { return block_; }
+  char* at(int part) const { return data_ + static_cast<std::size_t>(part) * block_; }
+  void pack(int part) const {
+    if (!direct_ && block_ > 0) type_.pack(element(part), count_, at(part));
+  }
+  void unpack(int part) const {
+    if (!direct_ && block_ > 0) type_.unpack(at(part), block_, element(part));
+  }
+
+ private:
+  char* element(int part) const {
+    return base_ + static_cast<std::ptrdiff_t>(part) * static_cast<std::ptrdiff_t>(count_) * type_.extent();
+  }
+
+  const Datatype& type_;
+  std::size_t count_;
+  std::size_t block_;
+  char* base_;
+  bool direct_;
+  Scratch scratch_;
+  char* data_;
+};
+
 }  // namespace
 
 // Dissemination (Hensgen, Finkel, Manber 1988), as barrierDissemination: one byte per round.
@@ -191,15 +231,18 @@ bool barrierDirect(Communicator& comm) {
 // Binomial tree, as bcastBinomial.
 bool bcastDirect(Communicator& comm, void* buffer, int count, const Datatype& type, int root) {
   const std::size_t bytes = static_cast<std::size_t>(count) * type.size();
-  if (!type.contiguous() || !fits(comm, bytes) || bytes > kDirectRootedMaxBytes || settings().forcedBcast) return false;
+  if (!fits(comm, bytes) || bytes > kDirectRootedMaxBytes || settings().forcedBcast) return false;
   Call call(comm);
   const int p = comm.size();
   const int v = (comm.rank() - root + p) % p;
   const int span = binomialSubtree(v, p);
-  if (v != 0) call.recv((v - span + root) % p, 0, buffer, bytes);
+  const Packed data(type, static_cast<std::size_t>(count), 1, buffer);
+  if (v == 0) data.pack(0);
+  if (v != 0) call.recv((v - span + root) % p, 0, data.at(0), bytes);
   for (int mask = span / 2; mask > 0; mask /= 2) {
-    if (v + mask < p) call.send((v + mask + root) % p, 0, buffer, bytes);
+    if (v + mask < p) call.send((v + mask + root) % p, 0, data.at(0), bytes);
   }
+  if (v != 0) data.unpack(0);
   return true;
 }
 
@@ -323,52 +366,63 @@ bool allgatherDirect(Communicator& comm, const void* sendbuf, int sendcount, con
   const int r = comm.rank();
   const std::size_t block = static_cast<std::size_t>(recvcount) * recvtype.size();
   const bool inPlace = sendbuf == MPI_IN_PLACE;
-  if (!recvtype.contiguous() || (!inPlace && !sendtype->contiguous()) || settings().forcedAllgather ||
-      !fits(comm, block * static_cast<std::size_t>(p))) {
-    return false;
-  }
+  if (settings().forcedAllgather || !fits(comm, block * static_cast<std::size_t>(p))) return false;
   Call call(comm);
-  char* all = static_cast<char*>(recvbuf);
-  const auto at = [&](int rank) { return all + static_cast<std::size_t>(rank) * block; };
-  if (!inPlace) copy(sendbuf, at(r), static_cast<std::size_t>(sendcount) * sendtype->size());
-  if (block == 0) return true;
-  if ((p & (p - 1)) == 0) {
-    for (int mask = 1, step = 0; mask < p; mask *= 2, ++step) {
-      const int partner = r ^ mask;
-      const std::size_t bytes = static_cast<std::size_t>(mask) * block;
-      call.exchange(partner, at(r & ~(mask - 1)), bytes, partner, at(partner & ~(mask - 1)), bytes, step);
+  const Packed all(recvtype, static_cast<std::size_t>(recvcount), p, recvbuf);
+  const auto at = [&](int rank) { return all.at(rank); };
+  // This rank's part of the gathered bytes: from the send buffer, or where the receive
+  // buffer already holds it.
+  if (inPlace) {
+    all.pack(r);
+  } else if (sendtype->contiguous()) {
+    copy(sendbuf, at(r), block);
+  } else if (block > 0) {
+    sendtype->pack(sendbuf, static_cast<std::size_t>(sendcount), at(r));
+  }
+  if (block > 0 && p > 1) {
+    if ((p & (p - 1)) == 0) {
+      for (int mask = 1, step = 0; mask < p; mask *= 2, ++step) {
+        const int partner = r ^ mask;
+        const std::size_t bytes = static_cast<std::size_t>(mask) * block;
+        call.exchange(partner, at(r & ~(mask - 1)), bytes, partner, at(partner & ~(mask - 1)), bytes, step);
+      }
+    } else {
+      Scratch scratch;
+      char* held = scratch.get(static_cast<std::size_t>(p) * block);  // held[j]: rank (r + j) mod p's block
+      copy(at(r), held, block);
+      for (int distance = 1, step = 0; distance < p; distance *= 2, ++step) {
+        const std::size_t bytes = static_cast<std::size_t>(std::min(distance, p - distance)) * block;
+        call.exchange((r - distance + p) % p, held, bytes, (r + distance) % p,
+                      held + static_cast<std::size_t>(distance) * block, bytes, step);
+      }
+      const std::size_t head = static_cast<std::size_t>(p - r) * block;
+      copy(held, at(r), head);
+      copy(held + head, at(0), static_cast<std::size_t>(r) * block);
     }
-    return true;
   }
-  Scratch scratch;
-  char* held = scratch.get(static_cast<std::size_t>(p) * block);  // held[j]: rank (r + j) mod p's block
-  copy(at(r), held, block);
-  for (int distance = 1, step = 0; distance < p; distance *= 2, ++step) {
-    const std::size_t bytes = static_cast<std::size_t>(std::min(distance, p - distance)) * block;
-    call.exchange((r - distance + p) % p, held, bytes, (r + distance) % p,
-                  held + static_cast<std::size_t>(distance) * block, bytes, step);
+  for (int part = 0; part < p; ++part) {
+    if (!(inPlace && part == r)) all.unpack(part);
   }
-  const std::size_t head = static_cast<std::size_t>(p - r) * block;
-  copy(held, at(r), head);
-  copy(held + head, all, static_cast<std::size_t>(r) * block);
   return true;
 }
 
 // Pairwise exchange, as alltoallPairwise (not in place: that plan differs).
 bool alltoallDirect(Communicator& comm, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
                     int recvcount, const Datatype& recvtype) {
-  if (sendbuf == MPI_IN_PLACE || !sendtype->contiguous() || !recvtype.contiguous()) return false;
+  if (sendbuf == MPI_IN_PLACE) return false;
+  const int p = comm.size();
   const std::size_t sendBlock = static_cast<std::size_t>(sendcount) * sendtype->size();
   const std::size_t recvBlock = static_cast<std::size_t>(recvcount) * recvtype.size();
-  if (!fits(comm, std::max(sendBlock, recvBlock))) return false;
+  // Derived types are packed into scratch of every block: bounded like one message.
+  const std::size_t scratch = Packed::scratchBytes(*sendtype, static_cast<std::size_t>(sendcount), p) +
+                              Packed::scratchBytes(recvtype, static_cast<std::size_t>(recvcount), p);
+  if (!fits(comm, std::max(sendBlock, recvBlock)) || scratch > kDirectMaxBytes) return false;
   Call call(comm);
-  const int p = comm.size();
   const int r = comm.rank();
-  const char* send = static_cast<const char*>(sendbuf);
-  char* recv = static_cast<char*>(recvbuf);
-  const auto sendAt = [&](int rank) { return send + static_cast<std::size_t>(rank) * sendBlock; };
-  const auto recvAt = [&](int rank) { return recv + static_cast<std::size_t>(rank) * recvBlock; };
-  copy(sendAt(r), recvAt(r), recvBlock);
+  const Packed send(*sendtype, static_cast<std::size_t>(sendcount), p, sendbuf);
+  const Packed recv(recvtype, static_cast<std::size_t>(recvcount), p, recvbuf);
+  for (int part = 0; part < p; ++part) send.pack(part);
+  copy(send.at(r), recv.at(r), recvBlock);
   // The plan's rounds k = 1 .. p-1 in flight a window at a time: every pair exchanges one
   // message, so the order of the rounds is free (it matters when ranks share cores).
   for (int first = 1; first < p; first += Call::kBatch) {
@@ -377,11 +431,12 @@ bool alltoallDirect(Communicator& comm, const void* sendbuf, int sendcount, cons
     for (int k = first; k < last; ++k) {
       const int to = (r + k) % p;
       const int from = (r - k + p) % p;
-      sends[k - first] = {to, const_cast<char*>(sendAt(to)), sendBlock};
-      recvs[k - first] = {from, recvAt(from), recvBlock};
+      sends[k - first] = {to, send.at(to), sendBlock};
+      recvs[k - first] = {from, recv.at(from), recvBlock};
     }
     call.exchangeAll(0, sends, last - first, recvs, last - first);
   }
+  for (int part = 0; part < p; ++part) recv.unpack(part);
   return true;
 }
 

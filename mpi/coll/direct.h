@@ -7,11 +7,12 @@
 // messages.
 //
 // Each function returns false, having sent nothing and taken no sequence number, when the
-// call is not one it serves (bcast, allgather, alltoall: a datatype that is not
-// contiguous; alltoall: MPI_IN_PLACE, where the plan differs; sizes above the limits below
-// or the eager limit; pieces smaller than the message (ZMPI_COLL_SEGMENT_BYTES); an
-// algorithm forced with ZMPI_COLL_<NAME>); the caller then runs the plan. Because both forms send identical messages,
-// one rank may go direct while another runs the plan (a rank with a derived datatype, say).
+// call is not one it serves (alltoall: MPI_IN_PLACE, where the plan differs; sizes above
+// the limits below or the eager limit; pieces smaller than the message
+// (ZMPI_COLL_SEGMENT_BYTES); an algorithm forced with ZMPI_COLL_<NAME>); the caller then
+// runs the plan. Derived datatypes are packed into scratch and unpacked as the plans do.
+// Because both forms send identical messages, one rank may go direct while another runs
+// the plan.
 //
 // Arguments are the MPI call's, already validated (capi/).
 #include <cstddef>

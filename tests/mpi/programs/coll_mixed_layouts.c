@@ -1,9 +1,11 @@
 /* Bcast, Allgather and Alltoall where ranks describe the same data with different
  * datatypes (same type signature): even ranks use plain MPI_INT arrays, odd ranks a
- * strided vector type. Small calls on contiguous data run directly while the others run
- * their plan (coll/direct.h): both must send identical messages. Sizes straddle the
- * direct limits (1 KiB for bcast, 64 KiB a message otherwise). Every result is checked against a local reference, and
- * the gap ints of the strided layout must stay untouched. */
+ * strided vector type. Small calls run directly (coll/direct.h, packing the strided type),
+ * larger ones their plan, and in between an alltoall whose strided blocks need more
+ * scratch than a direct call takes runs the plan on odd ranks while even ranks go direct:
+ * both forms must send identical messages. Sizes straddle the limits (1 KiB for bcast,
+ * 64 KiB a message otherwise). Every result is checked against a local reference, and the
+ * gap ints of the strided layout must stay untouched. */
 // zmpi-test-ranks: 2 3 4 5
 #include <stdlib.h>
 #include <string.h>

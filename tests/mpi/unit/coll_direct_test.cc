@@ -273,6 +273,59 @@ TEST_CASE("direct allgather and alltoall match their plans", "[coll][direct]") {
   }
 }
 
+TEST_CASE("direct data movement on a type with gaps packs as the plans do", "[coll][direct]") {
+  // paddedIntType: an int then 4 gap bytes; element i is the int at 2 i.
+  for (int p = 1; p <= 5; ++p) {
+    for (int count : {1, 3}) {
+      for (int root = 0; root < p; ++root) {
+        compare("bcast with gaps, root " + std::to_string(root), p, [&](Communicator& comm, bool direct, bool& served) {
+          std::vector<int> data = comm.rank() == root ? numbers(root, 2 * count) : std::vector<int>(2 * count, -9);
+          if (direct) {
+            served = bcastDirect(comm, data.data(), count, paddedIntType(), root);
+          } else {
+            run(*planBcast(comm, data.data(), count, paddedIntType(), root));
+          }
+          return bytesOf(data);
+        });
+      }
+      for (int variant = 0; variant < 3; ++variant) {  // padded send, padded receive, in place (padded)
+        compare("allgather with gaps, variant " + std::to_string(variant), p,
+                [&](Communicator& comm, bool direct, bool& served) {
+                  const int r = comm.rank();
+                  const bool inPlace = variant == 2;
+                  const Datatype& sendType = variant == 0 ? paddedIntType() : intType();
+                  const Datatype& recvType = variant == 0 ? intType() : paddedIntType();
+                  const int sendInts = variant == 0 ? 2 * count : count;
+                  const int recvInts = variant == 0 ? count : 2 * count;
+                  std::vector<int> mine = numbers(r, sendInts), all(static_cast<std::size_t>(recvInts * p), -9);
+                  if (inPlace) {
+                    for (int i = 0; i < count; ++i)
+                      all[static_cast<std::size_t>(recvInts * r + 2 * i)] = mine[static_cast<std::size_t>(i)];
+                  }
+                  const void* send = inPlace ? MPI_IN_PLACE : mine.data();
+                  const Datatype* st = inPlace ? nullptr : &sendType;
+                  if (direct) {
+                    served = allgatherDirect(comm, send, count, st, all.data(), count, recvType);
+                  } else {
+                    run(*planAllgather(comm, send, count, st, all.data(), count, recvType));
+                  }
+                  return bytesOf(all);
+                });
+      }
+      compare("alltoall with gaps", p, [&](Communicator& comm, bool direct, bool& served) {
+        // Padded on the send side, plain on the receive side.
+        std::vector<int> out = numbers(comm.rank(), 2 * count * p), in(static_cast<std::size_t>(count * p), -9);
+        if (direct) {
+          served = alltoallDirect(comm, out.data(), count, &paddedIntType(), in.data(), count, intType());
+        } else {
+          run(*planAlltoall(comm, out.data(), count, &paddedIntType(), in.data(), count, intType()));
+        }
+        return bytesOf(in);
+      });
+    }
+  }
+}
+
 TEST_CASE("direct collectives decline what their plans must serve", "[coll][direct]") {
   PerRank<std::string> accepted(2);
   runRanks(2, [&](World& world) {
