@@ -5,9 +5,10 @@
 #   2. build/: configure, build, ctest; the 3-host network-namespace test 5 times in a
 #      row; then the hang-prone tests (label "hang") again, ZMPI_HANG_REPEAT times in a
 #      row (default 20; 0 skips);
-#   3. unless ZMPI_SKIP_FUZZ=1: build-fuzz (clang, libFuzzer) runs each fuzz target for a
+#   3. lint: clang-tidy and cppcheck over every source of build/ (scripts/lint.sh);
+#   4. unless ZMPI_SKIP_FUZZ=1: build-fuzz (clang, libFuzzer) runs each fuzz target for a
 #      bounded time;
-#   4. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan) and build-tsan (TSan), each
+#   5. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan) and build-tsan (TSan), each
 #      built and tested on its own.
 # Every stage runs even if an earlier one failed (a target that does not compile is
 # reported, and everything else is still built and tested); the exit status is non-zero
@@ -95,12 +96,10 @@ if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
   stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
 fi
 
-# Static analysis in CI: cppcheck over every source of the plain build (about a minute;
-# scripts/lint.sh with its checked-in configuration). clang-tidy (scripts/lint.sh without
-# ZMPI_LINT_TOOLS) takes about 8 minutes on 2 cores and is not in this stage yet: CI time.
-if [[ -f build/compile_commands.json ]]; then
-  stage "lint (cppcheck)" env ZMPI_LINT_TOOLS=cppcheck bash "$root/scripts/lint.sh" build
-fi
+# Static analysis (scripts/lint.sh): clang-tidy (.clang-tidy) and cppcheck
+# (.cppcheck-suppressions) over every source in build/'s compile_commands.json; any finding
+# fails the stage.
+stage "lint (clang-tidy, cppcheck)" bash scripts/lint.sh build
 
 # libFuzzer on every decoder a rank or agent exposes (clang, ASan+UBSan, coverage in all
 # libraries), each for ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository.
