@@ -57,12 +57,14 @@ if [[ " $tools " == *" clang-tidy "* ]]; then
   # One process per file (largest first, so the -j slots end together), each writing its
   # own report (a failure without a finding, e.g. a crash, is reported with its stderr);
   # -Wno-unknown-warning-option because the database may be gcc's.
+  # Each file's CPU seconds go to $work/times (the slowest are printed: where the time goes).
   export work
-  mkdir -p "$work/tidy" "$work/stderr"
-  xargs -P "$jobs" -I{} sh -c 'name=$(echo "$1" | tr / _); out="$work/tidy/$name" err="$work/stderr/$name"
-    clang-tidy --quiet -p "$work" --extra-arg=-Wno-unknown-warning-option "$1" >"$out" 2>"$err"
-    rc=$?; if [ $rc -ne 0 ] && [ ! -s "$out" ]; then { echo "clang-tidy exit status $rc on $1"; cat "$err"; } >"$out"; fi' \
-    sh {} <"$work/files"
+  mkdir -p "$work/tidy" "$work/stderr" "$work/times"
+  xargs -P "$jobs" -I{} bash -c 'name=${1//\//_}; out="$work/tidy/$name" err="$work/stderr/$name" TIMEFORMAT="%U %S"
+    { time clang-tidy --quiet -p "$work" --extra-arg=-Wno-unknown-warning-option "$1" >"$out" 2>"$err"; } 2>"$work/times/$name"
+    rc=$?; echo "$1" >>"$work/times/$name"
+    if [ $rc -ne 0 ] && [ ! -s "$out" ]; then { echo "clang-tidy exit status $rc on $1"; cat "$err"; } >"$out"; fi' \
+    bash {} <"$work/files"
   # A finding in a header is reported by every file that includes it: print each once
   # (a finding is its "file:line:col: warning|error:" line and the notes up to the next).
   awk '/^\/.*: (warning|error): |^clang-tidy exit status/ { show = !seen[$0]++; if (show) n++ }
@@ -70,7 +72,12 @@ if [[ " $tools " == *" clang-tidy "* ]]; then
        END { if (n) printf "lint: clang-tidy: %d finding(s)\n", n }' "$work"/tidy/* >"$work/tidy.out"
   cat "$work/tidy.out"
   grep -q '' "$work/tidy.out" && status=1
-  echo "lint: clang-tidy checked ${nfiles} files in $((SECONDS - start)) s"
+  # (times/NAME: the "user system" CPU seconds, then the file)
+  awk -v root="$root/" 'FNR == 1 { cpu = $1 + $2 } FNR == 2 { sub(root, ""); printf "%.1f %s\n", cpu, $0 }' \
+    "$work"/times/* | sort -rn >"$work/times.out"
+  cpu=$(awk '{ total += $1 } END { printf "%.0f", total }' "$work/times.out")
+  echo "lint: clang-tidy checked ${nfiles} files in $((SECONDS - start)) s (${cpu} s of CPU); the slowest, in CPU s:"
+  head -5 "$work/times.out" | sed 's/^/  /'
 fi
 
 if [[ " $tools " == *" cppcheck "* ]]; then

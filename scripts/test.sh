@@ -5,7 +5,9 @@
 #   2. build/: configure, build, ctest; the 3-host network-namespace test 5 times in a
 #      row; then the hang-prone tests (label "hang") again, ZMPI_HANG_REPEAT times in a
 #      row (default 20; 0 skips);
-#   3. lint: clang-tidy and cppcheck over every source of build/ (scripts/lint.sh);
+#   3. lint: clang-tidy and cppcheck over every source of build/ (scripts/lint.sh), in the
+#      background at idle CPU priority from the end of build/'s build; its stage comes last
+#      and waits for it;
 #   4. unless ZMPI_SKIP_FUZZ=1: build-fuzz (clang, libFuzzer) runs each fuzz target for a
 #      bounded time;
 #   5. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan) and build-tsan (TSan), each
@@ -86,7 +88,54 @@ build_and_test() {
   fi
 }
 
-build_and_test build "(RelWithDebInfo)" --
+# Static analysis (scripts/lint.sh): clang-tidy (.clang-tidy) and cppcheck
+# (.cppcheck-suppressions) over every source in build/'s compile_commands.json; any finding
+# fails the stage. clang-tidy needs about 16 minutes of CPU (8 on both cores), so the lint
+# runs in the background from the end of build/'s build until every other stage is done, at
+# idle CPU priority (SCHED_IDLE, else nice 19): it gets a core only when no build or test
+# wants it, and the test stages leave much of the machine idle (ranks waiting for each
+# other, for timeouts, for the network). Its stage comes last and says how long the run
+# waited for it; scripts/lint.sh's own lines say how long it ran.
+lint_pid=
+lint_log=$root/build/lint.log
+start_lint() {
+  local idle=(chrt --idle 0)
+  "${idle[@]}" true 2>/dev/null || idle=(nice -n 19)
+  "${idle[@]}" bash scripts/lint.sh build >"$lint_log" 2>&1 &
+  lint_pid=$!
+  echo "=== lint (clang-tidy, cppcheck): running in the background (${idle[*]}), output at the end"
+}
+# The lint's processes and their children, by parent.
+lint_processes() {
+  local pid
+  for pid in $(pgrep -P "$1"); do
+    echo "$pid"
+    lint_processes "$pid"
+  done
+}
+finish_lint() {
+  local status=0 pid niceness
+  niceness=$(nice)
+  # Nothing is left to give way to: what remains of the lint runs at this script's priority
+  # (twice, for a child started by xargs during the first pass).
+  for _ in 1 2; do
+    for pid in "$lint_pid" $(lint_processes "$lint_pid"); do
+      chrt --other -p 0 "$pid" >/dev/null 2>&1
+      renice -n "$niceness" -p "$pid" >/dev/null 2>&1
+    done
+  done
+  wait "$lint_pid" || status=$?
+  cat "$lint_log"
+  return "$status"
+}
+
+# build/ by hand (not build_and_test): the lint starts between its build and its tests.
+if stage "configure build" configure build; then
+  stage "build build" build build
+  start_lint
+  stage "tests (RelWithDebInfo)" run_tests build --repeat "until-pass:${attempts}" -LE multihost
+fi
+
 # The 3-host network-namespace test (root only; skipped with a notice otherwise) runs on
 # its own, 5 times in a row: it must pass repeatably, not once in a while.
 if [[ -f build/CTestTestfile.cmake ]]; then
@@ -96,29 +145,28 @@ if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
   stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
 fi
 
-# Static analysis (scripts/lint.sh): clang-tidy (.clang-tidy) and cppcheck
-# (.cppcheck-suppressions) over every source in build/'s compile_commands.json; any finding
-# fails the stage.
-stage "lint (clang-tidy, cppcheck)" bash scripts/lint.sh build
+# -O1 and line tables only for the sanitizer and fuzz builds: they compile much faster than
+# -O2 -g, and their reports still name file and line. No -DNDEBUG: assertions stay on here.
+sanitizer_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1")
 
 # libFuzzer on every decoder a rank or agent exposes (clang, ASan+UBSan, coverage in all
-# libraries), each for ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository.
+# libraries), each for ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository;
+# each target is one process, so ZMPI_JOBS of them run side by side. Only the fuzz targets
+# are built: clang cannot build the rest of this tree (libmpi.so's MPI_X -> PMPI_X aliases
+# are '#pragma weak', which clang ignores in C++), so it cannot double as the ASan tree.
 fuzz_stage() {
   local dir=build-fuzz targets=(wire_message_fuzz rendezvous_fuzz rank_message_fuzz agent_message_fuzz)
-  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${sanitizer_flags[@]}" -DCMAKE_C_COMPILER=clang \
     -DCMAKE_CXX_COMPILER=clang++ -DZMPI_FUZZ=ON -DZMPI_SANITIZE=address \
     -DZMPI_FUZZ_SECONDS="${ZMPI_FUZZ_SECONDS:-15}" >/dev/null &&
     cmake --build "$dir" -j"$jobs" --target "${targets[@]}" &&
-    (cd "$dir" && ctest --output-on-failure -L fuzz -E replay)
+    (cd "$dir" && ctest --output-on-failure -j"$jobs" -L fuzz -E replay)
 }
 if [[ "${ZMPI_SKIP_FUZZ:-0}" != 1 ]] && command -v clang++ >/dev/null; then
   stage "fuzz (libFuzzer)" fuzz_stage
 fi
 
 if [[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  # -O1 and line tables only: the sanitizer builds compile much faster than -O2 -g, and
-  # their reports still name file and line. No -DNDEBUG: assertions stay on here.
-  sanitizer_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1")
   build_and_test build-asan "(ASan+UBSan)" ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1" \
     -- -DZMPI_SANITIZE=address "${sanitizer_flags[@]}"
   # libzmq is not instrumented; tests/tsan.supp says which of its reports are suppressed.
@@ -127,8 +175,12 @@ if [[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]]; then
     -- -DZMPI_SANITIZE=thread "${sanitizer_flags[@]}"
 fi
 
+if [[ -n $lint_pid ]]; then
+  stage "lint (clang-tidy, cppcheck; the wait for it)" finish_lint
+fi
+
 if ((${#failed[@]} > 0)); then
-  echo "test.sh: FAILED: ${failed[*]}"
+  echo "test.sh: FAILED: ${failed[*]} (${SECONDS} s in all)"
   exit 1
 fi
-echo "test.sh: all stages passed"
+echo "test.sh: all stages passed (${SECONDS} s in all)"
