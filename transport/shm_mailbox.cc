@@ -1,5 +1,6 @@
 #include "transport/shm_mailbox.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <random>
@@ -132,20 +133,28 @@ bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&
         if (partial.header.magic != kWireMagic || partial.header.payloadBytes > kMaxPayloadBytes) {
           throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a bad header");
         }
-        partial.payload = zmq::message_t(partial.header.payloadBytes);
+        // A one-record message is copied once anyway: only a longer one is worth placing.
+        partial.target =
+            placement_ && !(record.flags & kLast) ? static_cast<uint8_t*>(placement_(sender, partial.header)) : nullptr;
+        partial.payload = partial.target ? zmq::message_t() : zmq::message_t(partial.header.payloadBytes);
         partial.filled = 0;
         partial.active = true;
         offset = sizeof(WireHeader);
       }
       const std::size_t chunk = record.bytes - offset;
-      if (!partial.active || partial.filled + chunk > partial.payload.size()) {
+      if (!partial.active || partial.filled + chunk > partial.header.payloadBytes) {
         throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " is corrupt");
       }
-      std::memcpy(static_cast<uint8_t*>(partial.payload.data()) + partial.filled, data + offset, chunk);
+      uint8_t* destination = partial.target ? partial.target : static_cast<uint8_t*>(partial.payload.data());
+      std::memcpy(destination + partial.filled, data + offset, chunk);
       partial.filled += chunk;
       if (record.flags & kLast) {
         partial.active = false;
-        WireMessage message{partial.header, std::move(partial.payload)};
+        if (partial.filled != partial.header.payloadBytes) {
+          throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " ended a message short");
+        }
+        WireMessage message{partial.header, std::move(partial.payload), partial.target != nullptr};
+        partial.target = nullptr;
         // Free the ring space before running the handler: it may send, and a full ring
         // back to us must never wait on our own consumption.
         tail += advance;
@@ -224,44 +233,81 @@ bool ShmOutbox::wantsDoorbell() {
   return layout_->doorbell.exchange(1, std::memory_order_seq_cst) == 0;
 }
 
-bool ShmOutbox::send(const WireHeader& header, const void* payload, std::size_t bytes) {
-  std::lock_guard lock(mutex_);
+bool ShmOutbox::writeFragments(const WireHeader& header, bool& headerWritten, const uint8_t* data, std::size_t bytes,
+                               std::size_t& offset) {
   // Fragments hold at most a quarter of the ring, so a ring never needs to be empty for
   // one to fit, and a large message streams while the receiver drains. They are copied
-  // straight from header and payload into the ring; only a fragment that must wait for
-  // space is copied into the queue.
+  // straight from header and payload into the ring.
   const std::size_t maxFragment = layout_->ringBytes / 4 - kRecordHeader;
-  const auto* source = static_cast<const uint8_t*>(payload);
-  auto emit = [&](const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
-                  uint16_t flags) {
-    if (queued_.empty() && tryWrite(prefix, prefixBytes, data, dataBytes, flags)) return;
-    std::vector<uint8_t> copy(prefix, prefix + prefixBytes);
-    copy.insert(copy.end(), data, data + dataBytes);
-    queued_.push_back({std::move(copy), flags});
-    anyQueued_.store(true, std::memory_order_relaxed);
-  };
-  std::size_t sent = std::min(bytes, maxFragment - sizeof header);
-  emit(reinterpret_cast<const uint8_t*>(&header), sizeof header, source, sent,
-       static_cast<uint16_t>(kFirst | (sent == bytes ? kLast : 0)));
-  while (sent < bytes) {
-    const std::size_t n = std::min(bytes - sent, maxFragment);
-    emit(source + sent, n, nullptr, 0, static_cast<uint16_t>(sent + n == bytes ? kLast : 0));
-    sent += n;
+  while (!headerWritten || offset < bytes) {
+    if (!headerWritten) {
+      const std::size_t n = std::min(bytes - offset, maxFragment - sizeof header);
+      if (!tryWrite(reinterpret_cast<const uint8_t*>(&header), sizeof header, data + offset, n,
+                    static_cast<uint16_t>(kFirst | (offset + n == bytes ? kLast : 0)))) {
+        return false;
+      }
+      headerWritten = true;
+      offset += n;
+    } else {
+      const std::size_t n = std::min(bytes - offset, maxFragment);
+      if (!tryWrite(data + offset, n, nullptr, 0, static_cast<uint16_t>(offset + n == bytes ? kLast : 0))) return false;
+      offset += n;
+    }
   }
+  return true;
+}
+
+bool ShmOutbox::send(const WireHeader& header, const void* payload, std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  const auto* data = static_cast<const uint8_t*>(payload);
+  bool headerWritten = false;
+  std::size_t offset = 0;
+  if (queued_.empty() && writeFragments(header, headerWritten, data, bytes, offset)) return wantsDoorbell();
+  // The caller may reuse its buffer once we return: what must wait is copied.
+  queued_.push_back({header, headerWritten, zmq::message_t(data + offset, bytes - offset), 0});
+  anyQueued_.store(true, std::memory_order_relaxed);
+  return wantsDoorbell();
+}
+
+bool ShmOutbox::send(const WireHeader& header, zmq::message_t&& payload) {
+  std::unique_lock lock(mutex_);
+  bool headerWritten = false;
+  std::size_t offset = 0;
+  if (queued_.empty() &&
+      writeFragments(header, headerWritten, static_cast<const uint8_t*>(payload.data()), payload.size(), offset)) {
+    const bool ring = wantsDoorbell();
+    lock.unlock();  // the frame's release (a request completing) may send: not under our lock
+    payload.rebuild();
+    return ring;
+  }
+  queued_.push_back({header, headerWritten, std::move(payload), offset});
+  anyQueued_.store(true, std::memory_order_relaxed);
   return wantsDoorbell();
 }
 
 bool ShmOutbox::flush() {
-  std::lock_guard lock(mutex_);
-  if (queued_.empty()) return false;
-  bool wrote = false;
-  while (!queued_.empty() &&
-         tryWrite(queued_.front().bytes.data(), queued_.front().bytes.size(), nullptr, 0, queued_.front().flags)) {
-    queued_.pop_front();
-    wrote = true;
+  std::deque<Pending> written;  // released after the lock: a frame's release may send
+  bool ring = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (queued_.empty()) return false;
+    bool wrote = false;
+    while (!queued_.empty()) {
+      Pending& next = queued_.front();
+      const bool hadHeader = next.headerWritten;
+      const std::size_t before = next.offset;
+      const bool done =
+          writeFragments(next.header, next.headerWritten, static_cast<const uint8_t*>(next.payload.data()),
+                         next.payload.size(), next.offset);
+      wrote |= next.headerWritten != hadHeader || next.offset != before;
+      if (!done) break;
+      written.push_back(std::move(next));
+      queued_.pop_front();
+    }
+    anyQueued_.store(!queued_.empty(), std::memory_order_relaxed);
+    ring = wrote && wantsDoorbell();
   }
-  anyQueued_.store(!queued_.empty(), std::memory_order_relaxed);
-  return wrote && wantsDoorbell();
+  return ring;
 }
 
 bool ShmOutbox::hasQueued() {

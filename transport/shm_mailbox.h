@@ -39,6 +39,13 @@ class ShmInbox {
   // Reads every complete message now in the rings and hands each to `deliver` (sender
   // index, message). Only one thread drains at a time; another caller returns 0 at once.
   std::size_t drain(const std::function<void(int sender, WireMessage&&)>& deliver);
+  // Where a message's payload should go, asked when its first fragment arrives: a buffer
+  // of at least header.payloadBytes, or null for a buffer of the message's own. The
+  // receiver names its user's buffer for the data of a matched receive, so a large message
+  // is copied once, from the ring to its destination. Set before the first drain; runs on
+  // the draining thread.
+  using Placement = std::function<void*(int sender, const WireHeader& header)>;
+  void setPlacement(Placement placement) { placement_ = std::move(placement); }
   bool hasData() const;
 
   // A thread that will look at the rings soon without being told registers as a poller;
@@ -52,6 +59,7 @@ class ShmInbox {
     bool active = false;
     WireHeader header;
     zmq::message_t payload;
+    uint8_t* target = nullptr;  // the placement's buffer, or null: into payload
     std::size_t filled = 0;
   };
   bool drainRing(int sender, const std::function<void(int, WireMessage&&)>& deliver);
@@ -60,6 +68,7 @@ class ShmInbox {
   ShmMailboxLayout* layout_;
   std::mutex drainMutex_;
   std::vector<Reassembly> partial_;
+  Placement placement_;
 };
 
 class ShmOutbox {
@@ -68,13 +77,28 @@ class ShmOutbox {
   ShmOutbox(const std::string& receiverName, int senderIndex);
 
   // Never blocks: what does not fit now is queued and written by flush(). Returns true
-  // when the caller must ring the receiver's doorbell.
+  // when the caller must ring the receiver's doorbell. The bytes are copied only as far as
+  // they must wait for room.
   bool send(const WireHeader& header, const void* payload, std::size_t bytes);
+  // The same, keeping `payload` itself until its last byte is in the ring instead of a
+  // copy: a zero-copy frame's release then says when the sender's buffer is free again.
+  bool send(const WireHeader& header, zmq::message_t&& payload);
   // Writes queued fragments; returns true if the doorbell should be rung.
   bool flush();
   bool hasQueued();
 
  private:
+  // A message not yet wholly in the ring: its header (until written) and payload bytes
+  // from `offset` on.
+  struct Pending {
+    WireHeader header;
+    bool headerWritten = false;
+    zmq::message_t payload;
+    std::size_t offset = 0;
+  };
+  // Writes as many fragments of the message as fit; true once all are written.
+  bool writeFragments(const WireHeader& header, bool& headerWritten, const uint8_t* data, std::size_t bytes,
+                      std::size_t& offset);
   // Writes one record made of `prefix` then `data` (either may be empty), or nothing.
   bool tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
                 uint16_t flags);
@@ -88,11 +112,7 @@ class ShmOutbox {
   // tail is read again only when a record does not fit (one cache-line transfer less per
   // message).
   uint64_t knownTail_ = 0;
-  struct Fragment {
-    std::vector<uint8_t> bytes;
-    uint16_t flags;
-  };
-  std::deque<Fragment> queued_;
+  std::deque<Pending> queued_;
   std::atomic<bool> anyQueued_{false};  // !queued_.empty(), readable without the mutex
 };
 

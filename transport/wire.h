@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-
 #include <zmq.hpp>
 
 namespace zmpi::transport {
@@ -30,15 +29,18 @@ struct WireHeader {
   uint32_t magic = kWireMagic;
   uint16_t version = kWireVersion;
   uint16_t kind = 0;
-  uint64_t jobHash = 0;      // messages for another job are rejected
-  uint64_t payloadBytes = 0; // must equal the payload frame's size
+  uint64_t jobHash = 0;       // messages for another job are rejected
+  uint64_t payloadBytes = 0;  // must equal the payload frame's size
   std::array<uint8_t, kEnvelopeBytes> envelope{};
 };
 static_assert(sizeof(WireHeader) == 72, "wire header layout is part of the protocol");
 
 struct WireMessage {
   WireHeader header;
-  zmq::message_t payload;  // empty when header.payloadBytes == 0
+  zmq::message_t payload;  // empty when header.payloadBytes == 0, or when placed
+  // The same-host path wrote the header.payloadBytes bytes straight into the buffer its
+  // receiver named for them (ShmInbox::Placement); `payload` is empty.
+  bool placed = false;
 };
 
 // Builds a payload frame. Copies small buffers; large ones (>= zeroCopyThreshold) are

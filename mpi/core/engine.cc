@@ -39,6 +39,7 @@ Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
       polling_(fabric) {
   if (const auto period = Watchdog::configuredPeriod(); period.count() > 0)
     watchdog_ = std::make_unique<Watchdog>(period);
+  fabric_.setPlacement([this](const transport::WireHeader& header) { return placeData(header); });
 }
 
 Engine::~Engine() = default;
@@ -194,9 +195,24 @@ void Engine::unpackInto(Request& request, const void* data, uint64_t bytes, cons
   setStatus(request.status, envelope.source, envelope.tag, stored, bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
 }
 
+void* Engine::placeData(const transport::WireHeader& header) {
+  if (header.kind != static_cast<uint16_t>(MessageKind::Data) || header.payloadBytes == 0) return nullptr;
+  const Envelope envelope = envelopeOf(header);
+  std::lock_guard lock(mutex_);
+  auto it = awaitingData_.find(envelope.recvId);
+  if (it == awaitingData_.end()) return nullptr;
+  const Request& request = *it->second;
+  // Only from the rank whose RTS the receive matched, and only what fits: a truncated
+  // message takes the general path, which reports it.
+  if (request.peerWorld != envelope.senderWorld || !request.type->contiguous()) return nullptr;
+  if (header.payloadBytes > static_cast<uint64_t>(request.count) * request.type->size()) return nullptr;
+  return static_cast<char*>(request.buffer) + request.type->trueLb();
+}
+
 void Engine::deliver(Request& request, IncomingMessage& message) {
   const Envelope& envelope = message.envelope;
   if (message.kind == MessageKind::Rts) {
+    request.peerWorld = envelope.senderWorld;  // the data must come from there
     setStatus(request.status, envelope.source, envelope.tag, 0, MPI_SUCCESS);
     request.status._ucount = envelope.totalBytes;  // until the data arrives: the size to expect
     Envelope cts;
@@ -535,7 +551,11 @@ void Engine::onMessage(transport::WireMessage&& wire) {
         Envelope matched = envelope;
         matched.source = request->status.MPI_SOURCE;
         matched.tag = request->status.MPI_TAG;
-        unpackInto(*request, wire.payload.data(), wire.payload.size(), matched);
+        if (wire.placed) {  // already in the user's buffer (placeData)
+          setStatus(request->status, matched.source, matched.tag, wire.header.payloadBytes, MPI_SUCCESS);
+        } else {
+          unpackInto(*request, wire.payload.data(), wire.payload.size(), matched);
+        }
         complete(*request);
       }
       return;

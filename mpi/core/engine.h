@@ -105,6 +105,9 @@ class Engine {
   static bool probeMatches(int context, int source, int tag, const Envelope& envelope);
   void deliver(Request& request, IncomingMessage& message);
   void unpackInto(Request& request, const void* data, uint64_t bytes, const Envelope& envelope);
+  // The fabric's Placement: a rendezvous payload for a contiguous receive that can hold it
+  // is written by the fast path straight into the user's buffer.
+  void* placeData(const transport::WireHeader& header);
   void complete(Request& request);
   void sendData(Request& request, uint64_t recvId);
   void reply(MessageKind kind, int toWorld, const Envelope& envelope);

@@ -38,6 +38,12 @@ class Fabric {
   virtual bool hasFastData() { return false; }
   // Writes messages that did not fit into a full ring; true while some are still queued.
   virtual bool flushQueued() { return false; }
+  // Where the payload of an incoming message should be written, asked by a fast path that
+  // reassembles long messages from pieces (ShmInbox::Placement): a buffer of at least
+  // header.payloadBytes, or null. A message so placed arrives with `placed` set. Set once,
+  // before any traffic.
+  using Placement = std::function<void*(const transport::WireHeader& header)>;
+  virtual void setPlacement(Placement placement) {}
 };
 
 }  // namespace zmpi::mpi

@@ -167,6 +167,15 @@ bool ZmqFabric::sendShm(int worldRank, const transport::WireHeader& header, cons
   return true;
 }
 
+void ZmqFabric::sendShmFrame(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) {
+  transport::ShmOutbox* outbox = readyOutboxes_[static_cast<size_t>(worldRank)].load(std::memory_order_acquire);
+  if (outbox == nullptr) outbox = &outboxFor(worldRank);
+  if (outbox->send(header, std::move(payload))) ringDoorbell(worldRank);
+  // What did not fit is written by our progress thread as the receiver drains; it may be
+  // asleep (we may be a user thread), so make sure it looks.
+  if (outbox->hasQueued()) inbox_.wake();
+}
+
 void ZmqFabric::sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {
   if (worldRank < 0 || static_cast<size_t>(worldRank) >= paths_.size()) {
     fail(MPI_ERR_INTERN, "send to world rank " + std::to_string(worldRank) + ", which does not exist");
@@ -191,7 +200,7 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
         return;
       }
       case Path::Shm:
-        sendShm(worldRank, header, payload.data(), payload.size());
+        sendShmFrame(worldRank, header, std::move(payload));
         return;
       default:
         senderFor(worldRank).send(header, std::move(payload));
@@ -242,6 +251,12 @@ void ZmqFabric::enterPolling() {
 
 void ZmqFabric::leavePolling() {
   if (shmInbox_) shmInbox_->leavePolling();
+}
+
+void ZmqFabric::setPlacement(Placement placement) {
+  if (!shmInbox_) return;
+  shmInbox_->setPlacement(
+      [place = std::move(placement)](int, const transport::WireHeader& header) { return place(header); });
 }
 
 bool ZmqFabric::hasFastData() { return shmInbox_ && shmInbox_->hasData(); }

@@ -49,6 +49,7 @@ class ZmqFabric : public Fabric {
   void leavePolling() override;
   bool hasFastData() override;
   bool flushQueued() override;
+  void setPlacement(Placement placement) override;
 
   // Messages dropped: malformed or for another job (the inbox), or naming a sender that
   // is not a rank of this world.
@@ -63,6 +64,9 @@ class ZmqFabric : public Fabric {
   void ringDoorbell(int worldRank);
   // Writes to a same-host peer's ring; false if that is not the path to `worldRank`.
   bool sendShm(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes);
+  // The same for a frame the ring keeps until its last byte is written (no copy of what
+  // must wait: a zero-copy frame's release completes its send then).
+  void sendShmFrame(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload);
 
   uint64_t jobHash_;
   std::shared_ptr<const transport::LinkKeys> linkKeys_;

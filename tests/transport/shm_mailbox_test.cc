@@ -1,15 +1,16 @@
 // The same-host shared-memory mailbox: order and content through fragments and wrap-around,
 // concurrent senders, the doorbell rule, and what the segment leaves in /dev/shm.
-#include <catch2/catch.hpp>
+#include "transport/shm_mailbox.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
+#include <cstring>
 #include <random>
 #include <thread>
 
 #include "transport/errors.h"
-#include "transport/shm_mailbox.h"
 
 using namespace zmpi::transport;
 
@@ -63,6 +64,66 @@ TEST_CASE("messages of any size arrive whole and in order from each sender", "[s
   CHECK_FALSE(inbox.hasData());
 }
 
+TEST_CASE("a frame that must wait is kept, not copied, and released once wholly written", "[shm]") {
+  ShmInbox inbox(uniqueName("frame"), 2, 16 * 1024);
+  ShmOutbox outbox(inbox.name(), 1);
+  const size_t bytes = 100 * 1000;  // six rings' worth
+  std::vector<uint8_t> source(bytes);
+  for (size_t k = 0; k < bytes; ++k) source[k] = static_cast<uint8_t>(k * 7);
+  bool released = false;
+  zmq::message_t frame(
+      source.data(), bytes, [](void*, void* hint) { *static_cast<bool*>(hint) = true; }, &released);
+  outbox.send(headerFor(9, bytes), std::move(frame));
+  REQUIRE(outbox.hasQueued());
+  CHECK_FALSE(released);  // the rest waits in the sender's own buffer
+  // Changing the source now shows in what arrives: the queue refers to it, holds no copy.
+  for (size_t k = bytes / 2; k < bytes; ++k) source[k] = static_cast<uint8_t>(k * 7 + 1);
+  std::vector<uint8_t> received;
+  while (received.empty()) {
+    inbox.drain([&](int, WireMessage&& message) {
+      const auto* data = static_cast<const uint8_t*>(message.payload.data());
+      received.assign(data, data + message.payload.size());
+    });
+    outbox.flush();
+  }
+  CHECK(released);
+  CHECK_FALSE(outbox.hasQueued());
+  REQUIRE(received.size() == bytes);
+  CHECK(received == source);
+}
+
+TEST_CASE("a placed message is reassembled straight into the buffer its receiver names", "[shm]") {
+  ShmInbox inbox(uniqueName("place"), 2, 16 * 1024);
+  ShmOutbox outbox(inbox.name(), 1);
+  const size_t big = 50 * 1000, small = 100;
+  std::vector<uint8_t> destination(big, 0);
+  std::vector<uint16_t> asked;
+  inbox.setPlacement([&](int sender, const WireHeader& header) -> void* {
+    CHECK(sender == 1);
+    asked.push_back(header.kind);
+    return header.kind == 1 ? destination.data() : nullptr;  // kind 2: a buffer of its own
+  });
+  std::vector<uint8_t> payload(big);
+  for (size_t k = 0; k < big; ++k) payload[k] = static_cast<uint8_t>(k * 3 + 1);
+  outbox.send(headerFor(1, big), payload.data(), big);
+  outbox.send(headerFor(2, big), payload.data(), big);
+  outbox.send(headerFor(3, small), payload.data(), small);  // one record: never placed
+  std::vector<WireMessage> delivered;
+  while (delivered.size() < 3) {
+    inbox.drain([&](int, WireMessage&& message) { delivered.push_back(std::move(message)); });
+    outbox.flush();
+  }
+  CHECK(asked == std::vector<uint16_t>{1, 2});
+  CHECK(delivered[0].placed);
+  CHECK(delivered[0].payload.size() == 0);
+  CHECK(destination == payload);
+  CHECK_FALSE(delivered[1].placed);
+  REQUIRE(delivered[1].payload.size() == big);
+  CHECK(std::memcmp(delivered[1].payload.data(), payload.data(), big) == 0);
+  CHECK_FALSE(delivered[2].placed);
+  CHECK(delivered[2].payload.size() == small);
+}
+
 TEST_CASE("the doorbell is rung once when nobody polls, never while someone does", "[shm]") {
   ShmInbox inbox(uniqueName("doorbell"), 2, 64 * 1024);
   ShmOutbox outbox(inbox.name(), 1);
@@ -112,7 +173,7 @@ TEST_CASE("a mailbox is private to its user and leaves nothing behind", "[shm]")
     CHECK_THROWS_AS(ShmOutbox(name, 1), TransportError);      // but nobody new can attach
   }
   {
-    ShmInbox inbox(name, 2, 4096);  // the name is free again
+    ShmInbox inbox(name, 2, 4096);                        // the name is free again
     CHECK_THROWS_AS(ShmOutbox(name, 5), TransportError);  // no ring for that sender
   }
   struct stat info {};
