@@ -18,8 +18,12 @@ for np in 2 4 8; do
   expect_no_leftovers "exit$np"
 done
 
-run_job plain -np 2 sh -c 'exit $((ZMPI_RANK + 5))'
+# Rank 0 fails, rank 1 would run for a minute: the job ends with rank 0's code at once.
+# (Both ranks exiting non-zero together would leave "first" to the scheduler.)
+run_job plain -np 2 sh -c 'if [ "$ZMPI_RANK" = 0 ]; then exit 5; fi; exec sleep 60'
 expect_rc plain 5
+expect_text plain err "Process rank: 0"
+expect_no_leftovers plain
 
 run_job hostname -np 2 hostname
 expect_rc hostname 0
