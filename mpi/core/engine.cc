@@ -81,7 +81,7 @@ void Engine::startSend(Request& request) {
   // progress thread: everything needed afterwards is read first.
   const int peer = request.peerWorld;
   const bool sync = request.mode == SendMode::Synchronous;
-  const bool eager = bytes <= eagerLimit_;
+  const bool eager = bytes <= fabric_.eagerLimit(peer, eagerLimit_);
   {
     std::lock_guard lock(mutex_);
     throwIfAborted();

@@ -85,6 +85,7 @@ class Engine {
   uint64_t jobHash() const { return jobHash_; }
   int worldRank() const { return worldRank_; }
 
+  // ZMPI_EAGER_LIMIT; the fabric may raise it per peer (Fabric::eagerLimit).
   std::size_t eagerLimit() const { return eagerLimit_; }
   // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us).
   std::chrono::microseconds spinTime() const { return spinTime_; }

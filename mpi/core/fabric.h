@@ -23,6 +23,9 @@ class Fabric {
   }
   // Only the progress thread calls receive(). Returns nullopt on timeout or wake().
   virtual std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) = 0;
+  // The largest message sent eagerly to `worldRank`; `fallback` is the engine's limit
+  // (ZMPI_EAGER_LIMIT). A path whose round trip is expensive (zmq over tcp) raises it.
+  virtual std::size_t eagerLimit(int worldRank, std::size_t fallback) const { return fallback; }
   virtual void wake() = 0;
   // Stops sending and receiving; called once, after the last message, before destruction.
   virtual void close() = 0;

@@ -32,6 +32,10 @@ class MockNetwork {
   // Only the messages one rank sent, in its order.
   std::vector<SentRecord> sentBy(int rank) const;
   void clearRecords();
+  // Messages up to this size go eagerly between ranks (0: the engine's own limit), as a
+  // fabric whose path has an expensive round trip asks. Set before the worlds start.
+  void setEagerLimit(std::size_t bytes) { eagerLimit_ = bytes; }
+  std::size_t eagerLimit() const { return eagerLimit_; }
 
   void deliver(int from, int to, const transport::WireHeader& header, zmq::message_t&& payload);
   std::optional<transport::WireMessage> take(int rank, std::chrono::milliseconds timeout);
@@ -47,6 +51,7 @@ class MockNetwork {
   mutable std::mutex recordMutex_;
   std::vector<SentRecord> records_;
   std::vector<std::unique_ptr<Queue>> queues_;
+  std::size_t eagerLimit_ = 0;
 };
 
 class MockFabric : public Fabric {
@@ -57,6 +62,9 @@ class MockFabric : public Fabric {
   }
   std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) override {
     return network_->take(rank_, timeout);
+  }
+  std::size_t eagerLimit(int worldRank, std::size_t fallback) const override {
+    return worldRank == rank_ || network_->eagerLimit() == 0 ? fallback : network_->eagerLimit();
   }
   void wake() override { network_->wake(rank_); }
   void close() override {}

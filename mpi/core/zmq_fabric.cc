@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -43,6 +44,7 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
       rank_(rank),
       size_(size),
       maxPath_(environmentString("ZMPI_TRANSPORT", "shm")),
+      zmqEagerLimit_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_EAGER_LIMIT", 512 * 1024)))),
       inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
@@ -209,6 +211,11 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
     fail(MPI_ERR_OTHER, "send to rank " + std::to_string(worldRank) + " on " +
                             peers_[static_cast<size_t>(worldRank)].host + ": " + error.what());
   }
+}
+
+std::size_t ZmqFabric::eagerLimit(int worldRank, std::size_t fallback) const {
+  const Path path = paths_.at(static_cast<size_t>(worldRank));
+  return path == Path::Tcp || path == Path::Ipc ? zmqEagerLimit_ : fallback;
 }
 
 std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::milliseconds timeout) {

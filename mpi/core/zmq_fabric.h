@@ -41,6 +41,10 @@ class ZmqFabric : public Fabric {
   void send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) override;
   void sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) override;
   std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) override;
+  // Over tcp and ipc ZMPI_TCP_EAGER_LIMIT (default 512 KiB): there the rendezvous
+  // handshake costs a zmq round trip (tens of microseconds), more than copying the
+  // payload does up to that size. Shared memory and self keep `fallback`.
+  std::size_t eagerLimit(int worldRank, std::size_t fallback) const override;
   void wake() override { inbox_.wake(); }
   void close() override;
 
@@ -74,7 +78,8 @@ class ZmqFabric : public Fabric {
   int size_;
   std::string myHost_;
   std::string ipcPath_;
-  std::string maxPath_;  // ZMPI_TRANSPORT
+  std::string maxPath_;        // ZMPI_TRANSPORT
+  std::size_t zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT
   transport::Inbox inbox_;
   std::unique_ptr<transport::ShmInbox> shmInbox_;
   std::vector<PeerAddress> peers_;

@@ -69,6 +69,35 @@ TEST_CASE("a large send waits for the receiver: Rts, Cts, then Data", "[engine][
   CHECK(back[0].kind == MessageKind::Cts);
 }
 
+TEST_CASE("the fabric's per-peer eager limit decides between eager and rendezvous", "[engine][mock]") {
+  const size_t bytes = 200 * 1024;  // above the engine's 64 KiB, below the path's limit
+  auto network = runMockWorlds(
+      2,
+      [&](World& world) {
+        std::vector<char> data(bytes);
+        if (world.rank() == 0) {
+          for (size_t i = 0; i < bytes; ++i) data[i] = static_cast<char>(i * 3);
+          sendBytes(world, 1, 1, data.data(), bytes);
+          std::vector<char> big(bytes * 2);  // above the path's limit too
+          sendBytes(world, 1, 2, big.data(), big.size());
+        } else {
+          CHECK(recvBytes(world, 0, 1, data.data(), bytes)._ucount == bytes);
+          bool same = true;
+          for (size_t i = 0; i < bytes; ++i) same &= data[i] == static_cast<char>(i * 3);
+          CHECK(same);
+          std::vector<char> big(bytes * 2);
+          CHECK(recvBytes(world, 0, 2, big.data(), big.size())._ucount == big.size());
+        }
+      },
+      300 * 1024);
+  auto forward = between(network->sent(), 0, 1);
+  REQUIRE(forward.size() == 3);
+  CHECK(forward[0].kind == MessageKind::Eager);
+  CHECK(forward[0].payloadBytes == bytes);
+  CHECK(forward[1].kind == MessageKind::Rts);
+  CHECK(forward[2].kind == MessageKind::Data);
+}
+
 TEST_CASE("a synchronous send completes only after the matching receive started", "[engine][mock]") {
   auto network = runMockWorlds(2, [](World& world) {
     int value = 7;
