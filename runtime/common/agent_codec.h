@@ -8,6 +8,7 @@
 // Replay protection is the caller's part: a Launch carries a fresh random session id and
 // a timestamp (the agent rejects stale timestamps and session ids it has seen), and every
 // later message names its session and carries a sequence number that must grow.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -33,6 +34,14 @@ inline constexpr size_t kMaxOutputChunk = 64 * 1024;
 // Output an agent may send before the launcher grants more credit; the launcher grants
 // credit for what it has written out, in steps of a quarter window.
 inline constexpr int64_t kOutputCreditWindow = 4 << 20;
+// Every Output counts as at least this many bytes against that window (both sides count
+// alike), so at most 512 are in flight however small they are: a rank printing short
+// lines one write at a time would otherwise fill zmq's queues (1000 messages) while
+// zmpirun's loop waits on its own stdout, and a full receive queue stops zmpirun's I/O
+// thread from reading the connection, so it answers no zmq heartbeat and the agent closes
+// the connection after 3 s (and its sends, failing on the full queue, lose output).
+inline constexpr int64_t kOutputMessageCharge = kOutputCreditWindow / 512;
+inline int64_t outputCharge(size_t bytes) { return std::max(static_cast<int64_t>(bytes), kOutputMessageCharge); }
 // zmpirun's stdin for a remote rank: pieces of at most kMaxInputChunk, and at most
 // kInputWindow bytes sent and not yet written to the rank's pipe (InputCredit): that is
 // all an agent ever holds of it.

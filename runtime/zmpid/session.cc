@@ -135,7 +135,7 @@ void Session::sendInputCredit() {
 void Session::reapExited() { group_.reapExited(*this); }
 
 void Session::onOutput(int rank, Stream stream, std::string_view bytes) {
-  credit_ -= static_cast<int64_t>(bytes.size());
+  credit_ -= outputCharge(bytes.size());  // as zmpirun counts it (agent_codec.h)
   if (launcherGone_) return;
   proto::AgentMessage message;
   auto* output = message.mutable_output();

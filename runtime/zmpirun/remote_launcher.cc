@@ -210,7 +210,7 @@ void RemoteLauncher::deliver(Agent& agent, const proto::AgentMessage& message, L
       if (!belongs(output.rank()) || (output.stream() != 1 && output.stream() != 2)) break;
       if (output.data().size() > kMaxOutputChunk) break;
       sink.onOutput(output.rank(), static_cast<Stream>(output.stream()), output.data());
-      agent.unacknowledged += output.data().size();
+      agent.unacknowledged += static_cast<uint64_t>(outputCharge(output.data().size()));
       if (agent.unacknowledged >= static_cast<uint64_t>(kOutputCreditWindow / 4)) {
         proto::AgentMessage credit;
         credit.mutable_credit()->set_bytes(agent.unacknowledged);

@@ -6,7 +6,7 @@
 # fails: wrong secret, no secret, nothing listening, a remote rank's death, an agent's
 # death, zmpirun's death, garbage on the agent's port.
 source "$(dirname "$0")/lib.sh"
-: "${ZMPID:?ZMPID must point at zmpid}"
+: "${ZMPID:?ZMPID must point at zmpid}" "${LINE_WRITER:?LINE_WRITER must point at line_writer}"
 trap 'stop_agents; rm -rf "$WORK"' EXIT
 
 # lib.sh's leftovers, in one grep over /proc: fast enough to time how quickly ranks end.
@@ -65,6 +65,21 @@ run_job two -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" ok
 expect_rc two 0
 for r in 0 1 2 3; do expect_lines two out "rank $r of 4" 1; done
 expect_no_leftovers two
+
+# A remote rank printing short lines, each a message of its own (line_writer), while
+# zmpirun's stdout is not read for longer than the heartbeat timeout (a paused pager): every
+# line arrives, in order, and nobody is taken for dead. Output credit once counted only
+# bytes, so thousands of tiny messages filled zmpirun's receive queue; a full queue stopped
+# its zmq I/O thread from reading the connection, zmq's heartbeats went unanswered and the
+# agent closed the connection after 3 s (and its sends, failing on the full queue, lost lines).
+"$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 1 --hostfile "$WORK/hosts" "$LINE_WRITER" 20000 \
+  </dev/null 2>"$WORK/slowreader.err" | { sleep 5; cat; } >"$WORK/slowreader.out"
+RC=${PIPESTATUS[0]}
+expect_rc slowreader 0
+expect_lines slowreader out "line " 20000
+if [[ $(tail -n 1 "$WORK/slowreader.out") == "line 20000" ]]; then pass "slowreader: the last line came last"; else
+  fail "slowreader: the last line is '$(tail -n 1 "$WORK/slowreader.out")'"; fi
+expect_no_leftovers slowreader
 
 # The bootstrap contract of remote ranks: their host as given, its address to bind, and
 # zmpirun's rendezvous at an address that host reaches.
