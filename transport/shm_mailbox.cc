@@ -125,6 +125,32 @@ bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&
     if (advance > size - tail % size) {
       throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a record past its end");
     }
+    if ((record.flags & (kPadding | kFirst | kLast)) == (kFirst | kLast)) {
+      // A whole message in one record (every eager message): lent to the handler where it
+      // lies, and the ring space freed only when the handler returns -- no copy and no
+      // allocation unless the receiver keeps it. (The handler may send, but a send never
+      // waits for ring space, so it cannot wait on us.)
+      WireHeader header;
+      std::memcpy(&header, data, sizeof header);
+      const std::size_t chunk = record.bytes - sizeof header;
+      if (record.bytes < sizeof header || header.magic != kWireMagic || header.payloadBytes != chunk) {
+        throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a bad header");
+      }
+      WireMessage message{
+          header,
+          chunk ? zmq::message_t(const_cast<uint8_t*>(data) + sizeof header, chunk, static_cast<zmq::free_fn*>(nullptr))
+                : zmq::message_t(),
+          false, true};
+      tail += advance;
+      struct Release {  // also when the handler throws: the record is never read twice
+        RingControl& control;
+        uint64_t tail;
+        ~Release() { control.tail.store(tail, std::memory_order_release); }
+      } release{control, tail};
+      deliver(sender, std::move(message));
+      any = true;
+      continue;
+    }
     if (!(record.flags & kPadding)) {
       Reassembly& partial = partial_[static_cast<std::size_t>(sender)];
       std::size_t offset = 0;

@@ -41,6 +41,9 @@ struct WireMessage {
   // The same-host path wrote the header.payloadBytes bytes straight into the buffer its
   // receiver named for them (ShmInbox::Placement); `payload` is empty.
   bool placed = false;
+  // `payload` refers to the bytes where they arrived (a same-host ring) instead of owning
+  // a copy: valid only until the handler it is given to returns. Keep a copy to keep it.
+  bool borrowed = false;
 };
 
 // Builds a payload frame. Copies small buffers; large ones (>= zeroCopyThreshold) are

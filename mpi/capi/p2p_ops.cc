@@ -68,12 +68,14 @@ void initSendRequest(Request& request, const void* buf, int count, MPI_Datatype 
   request.context = c.p2pContext();
   request.mode = mode;
   request.peerWorld = dest == MPI_PROC_NULL ? -1 : c.worldRankOf(dest);
+  request.transient = true;
 }
 
 Request* makeSendRequest(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                          SendMode mode) {
   auto request = std::make_unique<Request>(Request::Kind::Send);
   initSendRequest(*request, buf, count, type, dest, tag, comm, mode);
+  request->transient = false;  // the program holds a handle
   request->holdComm(request->comm);
   request->holdType(request->type);
   return request.release();
@@ -93,11 +95,13 @@ void initRecvRequest(Request& request, void* buf, int count, MPI_Datatype type, 
   request.peer = source;
   request.tag = tag;
   request.context = c.p2pContext();
+  request.transient = true;
 }
 
 Request* makeRecvRequest(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm) {
   auto request = std::make_unique<Request>(Request::Kind::Recv);
   initRecvRequest(*request, buf, count, type, source, tag, comm);
+  request->transient = false;  // the program holds a handle
   request->holdComm(request->comm);
   request->holdType(request->type);
   return request.release();

@@ -9,7 +9,8 @@ namespace zmpi::mpi::capi {
 
 // Validates the arguments and fills a fresh request without holding a reference on its
 // communicator or datatype: for blocking calls, which keep the request on the stack for
-// exactly as long as the call (the handles cannot be freed meanwhile).
+// exactly as long as the call (the handles cannot be freed meanwhile); such a request is
+// transient (Request::transient).
 void initSendRequest(Request& request, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                      SendMode mode);
 void initRecvRequest(Request& request, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm);

@@ -143,6 +143,7 @@ class Call {
     request.tag = tagBase_ | step;
     request.context = comm_.collectiveContext();
     request.peerWorld = comm_.worldRankOf(peer);
+    request.transient = true;  // on our stack, no handle: completes without the engine's lock
   }
 
   // A receive must not outlive its stack frame inside the engine.

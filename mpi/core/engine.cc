@@ -28,6 +28,22 @@ void setStatus(MPI_Status& status, int source, int tag, uint64_t bytes, int erro
   status._ucount = bytes;
 }
 
+// Counts a thread among the sleepers for its whole wait; the fence orders the count
+// before the thread's next look at what it waits for (see Engine::complete).
+class SleeperCount {
+ public:
+  explicit SleeperCount(std::atomic<int>& count) : count_(count) {
+    count_.fetch_add(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  ~SleeperCount() { count_.fetch_sub(1, std::memory_order_relaxed); }
+  SleeperCount(const SleeperCount&) = delete;
+  SleeperCount& operator=(const SleeperCount&) = delete;
+
+ private:
+  std::atomic<int>& count_;
+};
+
 }  // namespace
 
 Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
@@ -257,6 +273,20 @@ void Engine::complete(Request& request) {
   // onComplete runs before `done` is published: once a waiter sees done it may free the
   // request at once.
   if (request.onComplete) request.onComplete(request);
+  if (request.transient) {
+    // Nobody can have freed it. Publish, then look for sleepers (Dekker with the count in
+    // wait()/waitUntil(): either they see done before sleeping, or we see them and wake
+    // them the usual way). The request is not touched after the store.
+    request.done.store(true, std::memory_order_release);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (sleepers_.load(std::memory_order_relaxed) == 0) return;
+    {
+      std::lock_guard lock(mutex_);
+      ++epoch_;
+    }
+    progress_.notify_all();
+    return;
+  }
   bool destroy = false;
   {
     std::lock_guard lock(mutex_);
@@ -332,6 +362,7 @@ void Engine::wait(Request& request) {
   prepareToBlock();
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeWait(request); });
+  const SleeperCount sleeping(sleepers_);
   std::unique_lock lock(mutex_);
   progress_.wait(lock, [&] { return request.done.load(std::memory_order_acquire) || aborted_; });
   if (!request.done.load()) throwIfAborted();
@@ -347,6 +378,7 @@ void Engine::waitUntil(const std::function<bool()>& ready) {
   // `ready` runs without the lock (it may start operations); the epoch tells whether
   // anything completed between its check and the wait, so no wakeup is ever missed.
   Watchdog::Watch watch(watchdog_.get());
+  const SleeperCount sleeping(sleepers_);  // before `ready` is checked (see complete())
   for (;;) {
     uint64_t seen;
     {
@@ -490,6 +522,10 @@ void Engine::onMessage(transport::WireMessage&& wire) {
       if (it != activeHandlers_.end()) handler = it->second;
     }
     if (handler) {
+      if (wire.borrowed) {  // handlers may keep what they are given
+        wire.payload = zmq::message_t(wire.payload.data(), wire.payload.size());
+        wire.borrowed = false;
+      }
       handler(std::move(wire));
     } else {
       log::get("mpi")->warn("dropped an active message of unknown kind {}", wire.header.kind);
@@ -511,6 +547,8 @@ void Engine::onMessage(transport::WireMessage&& wire) {
         std::lock_guard lock(mutex_);
         request = posted_.takeFirst([&](const Request& posted) { return matches(posted, envelope); });
         if (!request) {
+          // Kept until a receive matches it: a payload lent by the fabric is copied now.
+          if (wire.borrowed) message.payload = zmq::message_t(message.payload.data(), message.payload.size());
           unexpected_.push_back(std::make_unique<IncomingMessage>(std::move(message)));
           ++epoch_;
         }

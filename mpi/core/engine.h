@@ -133,6 +133,9 @@ class Engine {
 
   std::mutex mutex_;
   std::condition_variable progress_;
+  // Threads in (or about to enter) a wait()/waitUntil() sleep on progress_: a transient
+  // request completes without the lock or a notify while there are none.
+  std::atomic<int> sleepers_{0};
   uint64_t nextId_ = 1;
   uint64_t epoch_ = 0;  // bumped on every completion and unexpected arrival
   PostedQueue posted_;

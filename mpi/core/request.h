@@ -36,6 +36,9 @@ class Request {
   bool active = false;  // persistent requests: started and not yet completed
   bool freed = false;   // MPI_Request_free called while still in flight
   bool cancelled = false;
+  // Lives on a blocking call's stack and has no handle: the program cannot free it, so its
+  // completion needs no lock (Engine::complete).
+  bool transient = false;
   MPI_Status status{};  // valid once done
 
   // The operation's arguments.
