@@ -144,6 +144,10 @@ void Engine::releaseZeroCopy(void*, void* hint) {
   Request* request = release->request;
   happensAfter(request);  // maybe on zmq's I/O thread: after sendData's reads of the request
   delete release;
+  // A frame released only because the world is going down (its sockets or rings closing
+  // after an abort): the waiter has already left with the error, and a blocking send's
+  // request lived on its stack. Touch nothing.
+  if (engine->abortedFlag_.load(std::memory_order_acquire)) return;
   setStatus(request->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
   engine->complete(*request);
 }
@@ -407,7 +411,7 @@ void Engine::abort(const std::string& reason) {
     if (aborted_) return;
     aborted_ = true;
     abortReason_ = reason;
-    abortedFlag_.store(true, std::memory_order_relaxed);
+    abortedFlag_.store(true, std::memory_order_release);
   }
   progress_.notify_all();
 }
