@@ -46,7 +46,7 @@ class Fabric {
   // header.payloadBytes, or null. A message so placed arrives with `placed` set. Set once,
   // before any traffic.
   using Placement = std::function<void*(const transport::WireHeader& header)>;
-  virtual void setPlacement(Placement placement) {}
+  virtual void setPlacement(const Placement& placement) {}
 };
 
 }  // namespace zmpi::mpi

@@ -260,10 +260,9 @@ void ZmqFabric::leavePolling() {
   if (shmInbox_) shmInbox_->leavePolling();
 }
 
-void ZmqFabric::setPlacement(Placement placement) {
+void ZmqFabric::setPlacement(const Placement& placement) {
   if (!shmInbox_) return;
-  shmInbox_->setPlacement(
-      [place = std::move(placement)](int, const transport::WireHeader& header) { return place(header); });
+  shmInbox_->setPlacement([place = placement](int, const transport::WireHeader& header) { return place(header); });
 }
 
 bool ZmqFabric::hasFastData() { return shmInbox_ && shmInbox_->hasData(); }

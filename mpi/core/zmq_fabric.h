@@ -53,7 +53,7 @@ class ZmqFabric : public Fabric {
   void leavePolling() override;
   bool hasFastData() override;
   bool flushQueued() override;
-  void setPlacement(Placement placement) override;
+  void setPlacement(const Placement& placement) override;
 
   // Messages dropped: malformed or for another job (the inbox), or naming a sender that
   // is not a rank of this world.
