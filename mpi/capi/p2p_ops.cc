@@ -50,14 +50,29 @@ void startBufferedSend(Request& request) {
 
 }  // namespace
 
-void initSendRequest(Request& request, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                     SendMode mode) {
+namespace {
+
+// A send's arguments, checked (the same for every send path).
+struct CheckedSend {
+  Communicator& comm;
+  Datatype& type;
+};
+
+CheckedSend checkSendArgs(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   Communicator& c = commArg(comm);
   countArg(count);
   Datatype& t = typeArg(type);
   bufferArg(buf, count, t);
   destArg(c, dest);
   sendTagArg(tag);
+  return {c, t};
+}
+
+}  // namespace
+
+void initSendRequest(Request& request, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                     SendMode mode) {
+  auto [c, t] = checkSendArgs(buf, count, type, dest, tag, comm);
   request.comm = &c;
   request.buffer = const_cast<void*>(buf);
   request.count = count;
@@ -122,12 +137,7 @@ bool sendEagerNow(Communicator& c, const Datatype& t, const void* buf, int count
 }  // namespace
 
 bool trySendEagerNow(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  Communicator& c = commArg(comm);
-  countArg(count);
-  Datatype& t = typeArg(type);
-  bufferArg(buf, count, t);
-  destArg(c, dest);
-  sendTagArg(tag);
+  auto [c, t] = checkSendArgs(buf, count, type, dest, tag, comm);
   return sendEagerNow(c, t, buf, count, dest, tag);
 }
 

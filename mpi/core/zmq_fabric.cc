@@ -158,24 +158,24 @@ void ZmqFabric::ringDoorbell(int worldRank) {
   senderFor(worldRank).send(makeHeader(MessageKind::Doorbell, jobHash_, envelope, 0));
 }
 
-bool ZmqFabric::sendShm(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {
-  if (paths_[static_cast<size_t>(worldRank)] != Path::Shm) return false;
+template <typename Write>
+void ZmqFabric::writeShm(int worldRank, Write&& write) {
   transport::ShmOutbox* outbox = readyOutboxes_[static_cast<size_t>(worldRank)].load(std::memory_order_acquire);
   if (outbox == nullptr) outbox = &outboxFor(worldRank);
-  if (outbox->send(header, data, bytes)) ringDoorbell(worldRank);
+  if (write(*outbox)) ringDoorbell(worldRank);
   // What did not fit is written by our progress thread as the receiver drains; it may be
   // asleep (we may be a user thread), so make sure it looks.
   if (outbox->hasQueued()) inbox_.wake();
+}
+
+bool ZmqFabric::sendShm(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {
+  if (paths_[static_cast<size_t>(worldRank)] != Path::Shm) return false;
+  writeShm(worldRank, [&](transport::ShmOutbox& outbox) { return outbox.send(header, data, bytes); });
   return true;
 }
 
 void ZmqFabric::sendShmFrame(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) {
-  transport::ShmOutbox* outbox = readyOutboxes_[static_cast<size_t>(worldRank)].load(std::memory_order_acquire);
-  if (outbox == nullptr) outbox = &outboxFor(worldRank);
-  if (outbox->send(header, std::move(payload))) ringDoorbell(worldRank);
-  // What did not fit is written by our progress thread as the receiver drains; it may be
-  // asleep (we may be a user thread), so make sure it looks.
-  if (outbox->hasQueued()) inbox_.wake();
+  writeShm(worldRank, [&](transport::ShmOutbox& outbox) { return outbox.send(header, std::move(payload)); });
 }
 
 void ZmqFabric::sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {

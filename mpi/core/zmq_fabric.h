@@ -71,6 +71,10 @@ class ZmqFabric : public Fabric {
   // The same for a frame the ring keeps until its last byte is written (no copy of what
   // must wait: a zero-copy frame's release completes its send then).
   void sendShmFrame(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload);
+  // Runs `write` (true: ring the doorbell) on the outbox to `worldRank`, then makes sure
+  // our progress thread looks if part of it had to wait.
+  template <typename Write>
+  void writeShm(int worldRank, Write&& write);
 
   uint64_t jobHash_;
   std::shared_ptr<const transport::LinkKeys> linkKeys_;
