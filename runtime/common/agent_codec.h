@@ -32,7 +32,8 @@ inline constexpr int64_t kMaxAgentMessageBytes = 16 << 20;
 // Output travels in pieces of at most this size (one read of a rank's pipe).
 inline constexpr size_t kMaxOutputChunk = 64 * 1024;
 // Output an agent may send before the launcher grants more credit; the launcher grants
-// credit for what it has written out, in steps of a quarter window.
+// credit for what it has taken, in steps of a quarter window, and none while its own
+// stdout is not taking what it holds (output_forwarder.h).
 inline constexpr int64_t kOutputCreditWindow = 4 << 20;
 // Every Output counts as at least this many bytes against that window (both sides count
 // alike), so at most 512 are in flight however small they are: a rank printing short

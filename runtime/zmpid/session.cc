@@ -191,16 +191,26 @@ void Session::tick(Clock::time_point now) {
     send_(std::move(beat));
     nextBeat_ = now + heartbeatInterval_;
   }
-  if ((finishAsked_ || launcherGone_) && !group_.anyRunning()) complete();
+  if ((finishAsked_ || launcherGone_) && !group_.anyRunning()) {
+    if (!leftoversEnded_) endLeftovers();
+    // What the ranks wrote before they ended is still forwarded, within the launcher's
+    // credit (its stdout may be a paused pager); a launcher gone wants nothing more.
+    if (launcherGone_ || !group_.anyOutputOpen()) complete();
+  }
 }
 
-void Session::complete() {
-  input_.close();
+void Session::endLeftovers() {
+  leftoversEnded_ = true;
   group_.finish();
   const std::string mark = "ZMPI_JOB_ID=" + jobId_;
   if (int ended = endAdoptedOrphans([&](pid_t pid) { return environmentHas(pid, mark); }); ended > 0) {
     log::get("runtime")->info("job {}: ended {} process(es) its ranks left behind", jobId_, ended);
   }
+}
+
+void Session::complete() {
+  input_.close();
+  if (!leftoversEnded_) endLeftovers();
   if (int removed = transport::removeJobFiles(transport::jobHashOf(jobId_)); removed > 0) {
     log::get("runtime")->info("job {}: removed {} file(s) its ranks left in /dev/shm and /tmp", jobId_, removed);
   }
@@ -225,7 +235,9 @@ std::optional<Session::Clock::time_point> Session::nextDeadline() const {
     consider(lastHeard_ + heartbeatTimeout_);
   }
   if (killAt_) consider(*killAt_);
-  if ((finishAsked_ || launcherGone_) && !group_.anyRunning()) consider(Clock::now());
+  if ((finishAsked_ || launcherGone_) && !group_.anyRunning() && (launcherGone_ || !group_.anyOutputOpen())) {
+    consider(Clock::now());
+  }
   return next;
 }
 

@@ -64,6 +64,10 @@ class Session : private RankEvents {
   void endRanks(const char* why);
   // Tells the launcher what InputSink has written (or that the rank's stdin closed).
   void sendInputCredit();
+  // Every rank has exited and the launcher is done with them: SIGKILL to what they left
+  // in their process group and to the orphans of the job adopted here, so their output
+  // pipes reach end of file once read.
+  void endLeftovers();
   void complete();
 
   std::string sessionId_;
@@ -83,6 +87,7 @@ class Session : private RankEvents {
   uint64_t lastBeat_ = 0;
   bool launcherGone_ = false;  // silent past the timeout, or this agent is stopping
   bool finishAsked_ = false;   // the launcher sent Finish
+  bool leftoversEnded_ = false;
   std::optional<Clock::time_point> killAt_;
   bool done_ = false;
 };

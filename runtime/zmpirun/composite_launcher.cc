@@ -10,9 +10,9 @@ void CompositeLauncher::start(const std::vector<RankLaunch>& ranks) {
   if (!local.empty()) local_->start(local);
 }
 
-void CompositeLauncher::prepare(PollSet& set) {
-  local_->prepare(set);
-  remote_->prepare(set);
+void CompositeLauncher::prepare(PollSet& set, const LaunchSink& sink) {
+  local_->prepare(set, sink);
+  remote_->prepare(set, sink);
 }
 
 void CompositeLauncher::handle(const PollSet& set, LaunchSink& sink) {

@@ -15,7 +15,7 @@ class CompositeLauncher : public Launcher {
       : local_(std::move(local)), remote_(std::move(remote)) {}
 
   void start(const std::vector<RankLaunch>& ranks) override;
-  void prepare(PollSet& set) override;
+  void prepare(PollSet& set, const LaunchSink& sink) override;
   void handle(const PollSet& set, LaunchSink& sink) override;
   std::optional<std::chrono::steady_clock::time_point> nextDeadline() const override;
   void signalAll(int signal) override;

@@ -1,5 +1,6 @@
 #include "runtime/zmpirun/job_monitor.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -27,9 +28,11 @@ int JobMonitor::run(const std::vector<RankLaunch>& ranks) {
     const std::string program = ranks.empty() ? "" : ranks.front().argv.front();
     fail(kLaunchFailedExitCode, messages::launchFailed(error.rank(), error.host(), program, error.what()));
   }
+  lastOutputProgress_ = Clock::now();
   for (;;) {
     const auto now = Clock::now();
     checkTimers(now);
+    watchOutput(now);
     if (!launcher_.anyRunning() && allJudged()) {
       if (!finished_) {
         launcher_.finish();
@@ -37,6 +40,8 @@ int JobMonitor::run(const std::vector<RankLaunch>& ranks) {
         drainUntil_ = now + settings_.outputDrain;
       }
       if (!launcher_.anyOutputOpen()) break;
+      // Sources left unread because the reader is slow are not sources that hang.
+      if (outputPaused_) drainUntil_ = std::max(drainUntil_, now + settings_.outputDrain);
       if (now >= drainUntil_) {
         log::get("runtime")->warn("output still open {} ms after the last rank exited; giving up on it",
                                   settings_.outputDrain.count());
@@ -45,7 +50,8 @@ int JobMonitor::run(const std::vector<RankLaunch>& ranks) {
       }
     }
     PollSet set;
-    launcher_.prepare(set);
+    launcher_.prepare(set, *this);
+    output_.prepare(set);
     const size_t signalIndex = set.addFd(stopSignals_.get(), ZMQ_POLLIN);
     set.addFd(events_.fd(), ZMQ_POLLIN);
     std::optional<std::chrono::milliseconds> wait;
@@ -54,6 +60,7 @@ int JobMonitor::run(const std::vector<RankLaunch>& ranks) {
       wait = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now());
     }
     set.wait(wait);
+    output_.handle(set);  // room first, for what the sources bring next
     if (set.readable(signalIndex)) {
       while (int signal = readSignal(stopSignals_.get())) handleStopSignal(signal);
     }
@@ -63,8 +70,62 @@ int JobMonitor::run(const std::vector<RankLaunch>& ranks) {
     handleEvents();
     judgeExits(Clock::now());
   }
+  drainOutput();
   if (!message_.empty()) std::fputs(message_.c_str(), stderr);
   return exitCode_.value_or(0);
+}
+
+void JobMonitor::watchOutput(Clock::time_point now) {
+  auto logger = log::get("runtime");
+  if (output_.written() != lastWritten_ || output_.pending() == 0) {
+    lastWritten_ = output_.written();
+    lastOutputProgress_ = now;
+  }
+  const bool paused = !output_.accepting();
+  if (paused != outputPaused_) {
+    outputPaused_ = paused;
+    if (paused) {
+      logger->debug("{} bytes of output wait for zmpirun's stdout/stderr to take them: the ranks' output is held back",
+                    output_.pending());
+    } else {
+      logger->debug("zmpirun's stdout/stderr take output again");
+    }
+  }
+  if (stopSignaled_ && output_.pending() > 0 && now >= lastOutputProgress_ + settings_.outputDrain) {
+    logger->warn(
+        "zmpirun's stdout/stderr took nothing for {} ms after the job was interrupted; dropping {} bytes of "
+        "the ranks' output",
+        settings_.outputDrain.count(), output_.pending());
+    output_.abandon();
+    outputPaused_ = false;
+  }
+}
+
+void JobMonitor::drainOutput() {
+  while (output_.pending() > 0) {
+    PollSet set;
+    output_.prepare(set);
+    const size_t signalIndex = set.addFd(stopSignals_.get(), ZMQ_POLLIN);
+    std::optional<std::chrono::milliseconds> wait;
+    if (stopSignaled_) {
+      wait = std::chrono::ceil<std::chrono::milliseconds>(lastOutputProgress_ + settings_.outputDrain - Clock::now());
+    }
+    set.wait(wait);
+    output_.handle(set);
+    if (set.readable(signalIndex)) {
+      bool any = false;
+      while (int signal = readSignal(stopSignals_.get())) {
+        any = true;
+        handleStopSignal(signal);
+      }
+      if (any && output_.pending() > 0) {
+        log::get("runtime")->warn("interrupted while writing the ranks' last output; dropping {} bytes",
+                                  output_.pending());
+        output_.abandon();
+      }
+    }
+    watchOutput(Clock::now());
+  }
 }
 
 void JobMonitor::onOutput(int rank, Stream stream, std::string_view bytes) { output_.write(rank, stream, bytes); }
@@ -125,6 +186,9 @@ void JobMonitor::handleEvents() {
 
 void JobMonitor::handleStopSignal(int signal) {
   log::get("runtime")->debug("zmpirun received signal {}", signal);
+  if (stopSignaled_ && output_.pending() > 0) output_.abandon();  // asked twice: no more waiting for the reader
+  if (!stopSignaled_) lastOutputProgress_ = Clock::now();         // the reader gets outputDrain from now
+  stopSignaled_ = true;
   if (!ending_) {
     fail(128 + signal, messages::launcherSignaled(signal));
   } else if (!killed_) {
@@ -223,6 +287,7 @@ std::optional<JobMonitor::Clock::time_point> JobMonitor::nextDeadline() const {
     if (state.exit && !state.judged) consider(state.exitedAt + settings_.eventGrace);
   }
   if (finished_) consider(drainUntil_);
+  if (stopSignaled_ && output_.pending() > 0) consider(lastOutputProgress_ + settings_.outputDrain);
   if (auto launcherDue = launcher_.nextDeadline()) consider(*launcherDue);
   return next;
 }

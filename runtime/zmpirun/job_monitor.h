@@ -10,6 +10,12 @@
 // joined the job (called MPI_Init) and exited without either event is therefore judged
 // only after a short grace period for a late event; its join itself is always known in
 // time, because the server reports a join before the rank can leave MPI_Init.
+//
+// zmpirun's stdout/stderr are written without blocking (output_forwarder.h): a reader
+// that does not read (a paused pager, a full pipe) holds back the ranks' output, never
+// this loop. At the end of a job everything taken is written out before run() returns,
+// for as long as the reader takes it; a stop signal then gives up on it at once. A job
+// ended by a stop signal gives up on output that nobody has taken for outputDrain.
 #include <chrono>
 #include <optional>
 #include <string>
@@ -23,10 +29,14 @@
 namespace zmpi::runtime {
 
 struct MonitorSettings {
-  std::chrono::seconds timeout{0};              // 0: no time limit
-  std::chrono::milliseconds killGrace{500};     // SIGTERM, then SIGKILL after this
-  std::chrono::milliseconds eventGrace{250};    // how long an exit waits for a late event
-  std::chrono::milliseconds outputDrain{2000};  // output still open after every rank exited
+  std::chrono::seconds timeout{0};            // 0: no time limit
+  std::chrono::milliseconds killGrace{500};   // SIGTERM, then SIGKILL after this
+  std::chrono::milliseconds eventGrace{250};  // how long an exit waits for a late event
+  // Output still open after every rank exited (a process that escaped the job holds a
+  // pipe) is given up after this, not counting time zmpirun's stdout was not taking
+  // output. Also how long zmpirun, ended by a signal, waits for a reader that takes
+  // nothing before it drops the output it holds (ZMPI_OUTPUT_DRAIN_MS).
+  std::chrono::milliseconds outputDrain{2000};
   // When the rendezvous gives up on ranks that have not called MPI_Init (it started its
   // clock at this moment); unset: never. startupTimeout is that timeout, for the message.
   std::optional<std::chrono::steady_clock::time_point> startupDeadline;
@@ -69,6 +79,7 @@ class JobMonitor : private LaunchSink {
   void onOutputClosed(int rank, Stream stream) override;
   void onExit(int rank, pid_t pid, const ExitStatus& status) override;
   void onHostLost(const std::string& host, const std::vector<int>& ranks, const std::string& why) override;
+  bool acceptingOutput() const override { return output_.accepting(); }
 
   void handleEvents();
   void handleStopSignal(int signal);
@@ -79,6 +90,11 @@ class JobMonitor : private LaunchSink {
   bool allJudged() const;
   bool otherJoinedRankRunning(int rank) const;
   std::optional<Clock::time_point> nextDeadline() const;
+  // Notes the forwarder's progress and back-pressure; gives up on output nobody takes
+  // once a stop signal ended the job.
+  void watchOutput(Clock::time_point now);
+  // After the job: writes what the forwarder still holds (see the header comment).
+  void drainOutput();
 
   // Records the job's outcome (the first one wins) and starts ending every rank.
   void fail(int exitCode, std::string message);
@@ -100,6 +116,10 @@ class JobMonitor : private LaunchSink {
   bool startupChecked_ = false;
   bool finished_ = false;
   Clock::time_point drainUntil_;
+  bool stopSignaled_ = false;  // zmpirun got SIGINT/SIGTERM/SIGHUP
+  bool outputPaused_ = false;  // the forwarder was not accepting at the last look
+  uint64_t lastWritten_ = 0;   // the forwarder's written() at the last look
+  Clock::time_point lastOutputProgress_;
 };
 
 }  // namespace zmpi::runtime

@@ -43,6 +43,10 @@ class LaunchSink : public RankEvents {
   // on (the agent ends them itself when it stops hearing from zmpirun). `why` is a whole
   // sentence naming the agent's address.
   virtual void onHostLost(const std::string& host, const std::vector<int>& ranks, const std::string& why) = 0;
+  // False while the output already taken waits for zmpirun's stdout/stderr to take it
+  // (a paused pager, a full pipe): take no more from the ranks (leave local pipes unread,
+  // grant agents no output credit) until it is true again. Exits and events still count.
+  virtual bool acceptingOutput() const { return true; }
 };
 
 // Starting a rank failed; the ranks started before it are running and must be ended.
@@ -65,9 +69,9 @@ class Launcher {
   // Starts `ranks` in order; throws LaunchError for the first that cannot be started.
   virtual void start(const std::vector<RankLaunch>& ranks) = 0;
 
-  // One turn of the monitor's loop: add what to wait for, then act on what is ready,
-  // reporting output and exits to `sink`.
-  virtual void prepare(PollSet& set) = 0;
+  // One turn of the monitor's loop: add what to wait for (output sources only while
+  // `sink` accepts output), then act on what is ready, reporting output and exits to `sink`.
+  virtual void prepare(PollSet& set, const LaunchSink& sink) = 0;
   virtual void handle(const PollSet& set, LaunchSink& sink) = 0;
   // When handle() must run next even if nothing becomes ready (a heartbeat deadline).
   virtual std::optional<std::chrono::steady_clock::time_point> nextDeadline() const { return std::nullopt; }

@@ -34,9 +34,11 @@ void LocalLauncher::start(const std::vector<RankLaunch>& ranks) {
   }
 }
 
-void LocalLauncher::prepare(PollSet& set) {
+void LocalLauncher::prepare(PollSet& set, const LaunchSink& sink) {
   childExitsIndex_ = set.addFd(childExits_.get(), ZMQ_POLLIN);
-  group_.prepare(set);
+  // Pipes left unread fill up and the ranks wait in write() until zmpirun's stdout takes
+  // what it holds; their exits are still seen.
+  if (sink.acceptingOutput()) group_.prepare(set);
   stdin_.prepare(set);
 }
 

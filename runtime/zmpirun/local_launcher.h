@@ -16,7 +16,7 @@ class LocalLauncher : public Launcher {
   explicit LocalLauncher(int stdinSource);
 
   void start(const std::vector<RankLaunch>& ranks) override;
-  void prepare(PollSet& set) override;
+  void prepare(PollSet& set, const LaunchSink& sink) override;
   void handle(const PollSet& set, LaunchSink& sink) override;
   void signalAll(int signal) override { group_.signalAll(signal); }
   bool anyRunning() const override { return group_.anyRunning(); }

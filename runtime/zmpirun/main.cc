@@ -206,6 +206,7 @@ int runJob(const LaunchOptions& options) {
   settings.timeout = std::chrono::seconds(options.timeoutSeconds);
   settings.killGrace = millisecondsFromEnvironment("ZMPI_KILL_GRACE_MS", settings.killGrace);
   settings.eventGrace = millisecondsFromEnvironment("ZMPI_EVENT_GRACE_MS", settings.eventGrace);
+  settings.outputDrain = millisecondsFromEnvironment("ZMPI_OUTPUT_DRAIN_MS", settings.outputDrain);
   settings.startupDeadline = startupDeadline;
   settings.startupTimeout = startupTimeout;
   int status;

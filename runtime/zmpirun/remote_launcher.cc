@@ -155,12 +155,14 @@ void RemoteLauncher::awaitAcceptance() {
   }
 }
 
-void RemoteLauncher::prepare(PollSet& set) {
+void RemoteLauncher::prepare(PollSet& set, const LaunchSink& sink) {
   for (auto& [host, agent] : agents_) {
     if (!live(agent)) {
       agent.socketIndex = agent.monitorIndex = kNotPolled;
       continue;
     }
+    // Credit held back while zmpirun's stdout was not taking output goes out now.
+    if (sink.acceptingOutput()) grantCredit(agent);
     agent.socketIndex = set.addSocket(agent.link->socket().handle(), ZMQ_POLLIN);
     agent.monitorIndex = set.addSocket(agent.link->monitor().handle(), ZMQ_POLLIN);
   }
@@ -211,12 +213,9 @@ void RemoteLauncher::deliver(Agent& agent, const proto::AgentMessage& message, L
       if (output.data().size() > kMaxOutputChunk) break;
       sink.onOutput(output.rank(), static_cast<Stream>(output.stream()), output.data());
       agent.unacknowledged += static_cast<uint64_t>(outputCharge(output.data().size()));
-      if (agent.unacknowledged >= static_cast<uint64_t>(kOutputCreditWindow / 4)) {
-        proto::AgentMessage credit;
-        credit.mutable_credit()->set_bytes(agent.unacknowledged);
-        agent.link->send(std::move(credit));
-        agent.unacknowledged = 0;
-      }
+      // While zmpirun's stdout does not take what it holds, no credit: the agent stops
+      // reading its ranks' pipes once its window is used (prepare() grants it later).
+      if (sink.acceptingOutput()) grantCredit(agent);
       break;
     }
     case proto::AgentMessage::kOutputClosed: {
@@ -246,6 +245,14 @@ void RemoteLauncher::deliver(Agent& agent, const proto::AgentMessage& message, L
     default:
       break;  // heartbeats, and anything a newer agent may add
   }
+}
+
+void RemoteLauncher::grantCredit(Agent& agent) {
+  if (agent.unacknowledged < static_cast<uint64_t>(kOutputCreditWindow / 4)) return;
+  proto::AgentMessage credit;
+  credit.mutable_credit()->set_bytes(agent.unacknowledged);
+  agent.link->send(std::move(credit));
+  agent.unacknowledged = 0;
 }
 
 void RemoteLauncher::lose(Agent& agent, const std::string& why, LaunchSink& sink) {

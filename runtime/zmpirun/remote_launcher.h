@@ -44,7 +44,7 @@ class RemoteLauncher : public Launcher {
   ~RemoteLauncher() override;
 
   void start(const std::vector<RankLaunch>& ranks) override;
-  void prepare(PollSet& set) override;
+  void prepare(PollSet& set, const LaunchSink& sink) override;
   void handle(const PollSet& set, LaunchSink& sink) override;
   std::optional<std::chrono::steady_clock::time_point> nextDeadline() const override;
   void signalAll(int signal) override;
@@ -65,7 +65,7 @@ class RemoteLauncher : public Launcher {
     bool finishSent = false;
     bool finished = false;
     Clock::time_point lastHeard;
-    uint64_t unacknowledged = 0;  // output bytes forwarded since the last credit
+    uint64_t unacknowledged = 0;  // output taken (as charged, agent_codec.h) and not yet credited
     size_t socketIndex = kNotPolled;
     size_t monitorIndex = kNotPolled;
   };
@@ -76,6 +76,8 @@ class RemoteLauncher : public Launcher {
   void awaitAcceptance();
   void receive(Agent& agent, LaunchSink& sink);
   void deliver(Agent& agent, const proto::AgentMessage& message, LaunchSink& sink);
+  // Returns the output taken from `agent` as credit, once it is a quarter window.
+  void grantCredit(Agent& agent);
   void lose(Agent& agent, const std::string& why, LaunchSink& sink);
 
   const Secret& secret_;

@@ -10,12 +10,17 @@
 //   fake_rank nofinalize RANK       RANK exits 0 without finalizing; others block
 //   fake_rank hang [stubborn]       all join, print "ready R", block (stubborn: ignore SIGTERM)
 //   fake_rank lines COUNT           all write COUNT numbered lines in small pieces, finalize
+//   fake_rank spew CODE             all write numbered lines (one write each) until ended;
+//                                   SIGUSR1 makes a rank "call MPI_Abort(CODE)" at once,
+//                                   even while its stdout is full
 //   fake_rank stdin                 rank 0 echoes its stdin; others check theirs is empty
 //   fake_rank verify-lines RANKS COUNT   (not a rank) checks zmpirun's output of `lines`
+//                                   (COUNT -1: of `spew`, any number of lines per rank)
 // With FAKE_RANK_GRANDCHILD=1 every rank first starts a child that blocks forever with
 // its output on /dev/null; with =setsid that child also leaves the job's process group and
 // session. The launcher must end it either way.
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -150,6 +155,37 @@ int writeLines(Rank& rank, int count) {
   return rank.finalize();
 }
 
+volatile sig_atomic_t abortRequested = 0;
+void requestAbort(int) { abortRequested = 1; }
+
+// Lines until killed. SIGUSR1 is taken only inside ppoll(), so one that arrives while the
+// rank waits for room in its stdout pipe is never missed; a line (at most ~3 KiB, below
+// PIPE_BUF) is written whole once the pipe has room, so a rank killed at any moment
+// leaves no partial line.
+int spew(Rank& rank, int code) {
+  struct sigaction action {};
+  action.sa_handler = requestAbort;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGUSR1, &action, nullptr);
+  sigset_t usr1;
+  sigset_t unblocked;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  ::sigprocmask(SIG_BLOCK, &usr1, &unblocked);
+  sigdelset(&unblocked, SIGUSR1);
+  for (int i = 0;; ++i) {
+    const std::string line = lineFor(rank.rank(), i) + "\n";
+    for (;;) {
+      pollfd item{1, POLLOUT, 0};
+      const int ready = ::ppoll(&item, 1, nullptr, &unblocked);
+      if (abortRequested) rank.abort(code);
+      if (ready > 0) break;
+      if (ready < 0 && errno != EINTR) return 91;
+    }
+    if (::write(1, line.data(), line.size()) != static_cast<ssize_t>(line.size())) return 91;
+  }
+}
+
 int verifyLines(int ranks, int count) {
   std::vector<int> next(static_cast<size_t>(ranks), 0);
   std::string line;
@@ -174,7 +210,7 @@ int verifyLines(int ranks, int count) {
     ++next[static_cast<size_t>(rank)];
   }
   for (int r = 0; r < ranks; ++r) {
-    if (next[static_cast<size_t>(r)] != count) {
+    if (count < 0 ? next[static_cast<size_t>(r)] == 0 : next[static_cast<size_t>(r)] != count) {
       std::fprintf(stderr, "rank %d: %d lines of %d\n", r, next[static_cast<size_t>(r)], count);
       return 1;
     }
@@ -239,6 +275,7 @@ int main(int argc, char** argv) {
     block();
   }
   if (mode == "lines") return writeLines(rank, arg(1));
+  if (mode == "spew") return spew(rank, arg(1));
   if (mode == "stdin") return echoStdin(rank);
   std::fprintf(stderr, "fake_rank: unknown mode '%s'\n", mode.c_str());
   return 92;

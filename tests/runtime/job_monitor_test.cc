@@ -29,7 +29,7 @@ class ScriptedLauncher : public Launcher {
         ready_(::open("/dev/null", O_RDONLY | O_CLOEXEC)) {}
 
   void start(const std::vector<RankLaunch>&) override {}
-  void prepare(PollSet& set) override {
+  void prepare(PollSet& set, const LaunchSink&) override {
     // /dev/null is always readable: an immediate turn while there is something to deliver.
     if (next_ < steps_.size() || pendingSignal_ != 0) set.addFd(ready_.get(), ZMQ_POLLIN);
   }
