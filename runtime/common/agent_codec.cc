@@ -110,6 +110,20 @@ std::optional<transport::WireMessage> receiveAgentMessage(zmq::socket_t& socket,
   }
 }
 
+std::string agentProtocolMismatch(const std::string& launcherVersion, uint32_t launcherProtocol,
+                                  const std::string& agentVersion, uint32_t agentProtocol,
+                                  const std::string& agentHost) {
+  if (launcherProtocol == agentProtocol) return "";
+  auto describe = [](const char* program, const std::string& version, uint32_t protocol) {
+    std::string text = std::string(program) + " " + (version.empty() ? "(version unknown)" : printable(version, 64));
+    if (protocol == 0) return text + " (older than agent protocol versions)";
+    return text + " (agent protocol " + std::to_string(protocol) + ")";
+  };
+  return describe("zmpirun", launcherVersion, launcherProtocol) + " and " +
+         describe("zmpid", agentVersion, agentProtocol) + " on host '" + printable(agentHost, 256) +
+         "' do not work together: install zmpirun and every host's zmpid from the same zmpi build";
+}
+
 std::string newSessionId() {
   std::string id(kSessionIdBytes, '\0');
   ::randombytes_buf(id.data(), id.size());

@@ -22,6 +22,16 @@
 
 namespace zmpi::runtime {
 
+// What zmpirun and zmpid must agree on beyond the message format: Launch carries the
+// launcher's, Accepted the agent's, and either side refuses the other's if it differs
+// (agentProtocolMismatch), as Open MPI refuses daemons of another version. A change in
+// how either side counts, answers or ends something the other relies on bumps it:
+//   1  Output charged by its bytes alone (before 78b2efd)
+//   2  every Output charged at least kOutputMessageCharge (78b2efd); after Finish the
+//      agent forwards the ranks' remaining output (within credit) before Finished
+// A message without the field (0) comes from a build older than this check.
+inline constexpr uint32_t kAgentProtocolVersion = 2;
+
 inline constexpr uint16_t kAgentSignedKind = 0x0200;
 inline constexpr uint16_t kAgentUnsignedKind = 0x0201;
 inline constexpr size_t kSessionIdBytes = 16;
@@ -92,6 +102,13 @@ bool sendAgentMessage(zmq::socket_t& socket, const std::string& peer, transport:
 // frames that do not form a wire message.
 std::optional<transport::WireMessage> receiveAgentMessage(zmq::socket_t& socket, const std::string& peer,
                                                           std::string* routingId = nullptr);
+
+// Empty if the protocol versions match; else a whole sentence naming both sides' zmpi
+// and protocol versions (a version of 0 or an empty string: a build older than the check)
+// and what to do.
+std::string agentProtocolMismatch(const std::string& launcherVersion, uint32_t launcherProtocol,
+                                  const std::string& agentVersion, uint32_t agentProtocol,
+                                  const std::string& agentHost);
 
 // 16 random bytes from libsodium.
 std::string newSessionId();

@@ -165,6 +165,11 @@ void Agent::launch(const std::string& routingId, const proto::AgentMessage& mess
                   -1);
   }
   try {
+    if (const std::string mismatch = agentProtocolMismatch(request.launcher_version(), request.protocol_version(),
+                                                           ZMPI_VERSION, kAgentProtocolVersion, context_.hostName);
+        !mismatch.empty()) {
+      throw RequestError(mismatch);
+    }
     std::vector<RankSpawn> plan = planLaunch(request, context_);
     if (!request.sealed_job_secret().empty()) {
       // Only a launcher holding our secret could seal it (and the message is signed).
@@ -176,6 +181,7 @@ void Agent::launch(const std::string& routingId, const proto::AgentMessage& mess
     proto::AgentMessage accepted;
     for (pid_t pid : pids) accepted.mutable_accepted()->add_pids(pid);
     accepted.mutable_accepted()->set_agent_version(ZMPI_VERSION);
+    accepted.mutable_accepted()->set_protocol_version(kAgentProtocolVersion);
     created->send(std::move(accepted));  // the session's sender: one sequence for all it sends
     sessions_.emplace(session, std::move(created));
     logger->info("job {} for host '{}': {} rank(s) started", request.job_id(), printable(request.host(), 64),

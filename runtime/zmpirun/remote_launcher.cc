@@ -49,6 +49,8 @@ proto::Launch RemoteLauncher::launchFor(const Agent& agent, const std::vector<Ra
   launch.set_heartbeat_interval_ms(static_cast<uint32_t>(settings_.heartbeatInterval.count()));
   launch.set_heartbeat_timeout_ms(static_cast<uint32_t>(settings_.heartbeatTimeout.count()));
   launch.set_kill_grace_ms(static_cast<uint32_t>(settings_.killGrace.count()));
+  launch.set_protocol_version(kAgentProtocolVersion);
+  launch.set_launcher_version(ZMPI_VERSION);
   if (!settings_.jobSecret.empty()) launch.set_sealed_job_secret(sealJobSecret(secret_, settings_.jobSecret));
   for (const RankLaunch& rank : ranks) {
     if (rank.host != target.host) continue;
@@ -131,6 +133,15 @@ void RemoteLauncher::awaitAcceptance() {
                                 " refused the job: " + printable(answer.refused().reason()));
         }
         if (answer.has_accepted() && opened->authenticated) {
+          // An agent older than the protocol check runs whatever it is sent: its ranks are
+          // started, and the destructor ends them (Signal SIGKILL, Finish) as for any failed start.
+          if (const std::string mismatch =
+                  agentProtocolMismatch(ZMPI_VERSION, kAgentProtocolVersion, answer.accepted().agent_version(),
+                                        answer.accepted().protocol_version(), host);
+              !mismatch.empty()) {
+            throw LaunchError(agent.ranks.front(), host,
+                              "zmpid on " + agent.link->target().describe() + " cannot run the job: " + mismatch);
+          }
           agent.accepted = true;
           agent.running.insert(agent.ranks.begin(), agent.ranks.end());
           for (int rank : agent.ranks) {

@@ -118,3 +118,22 @@ TEST_CASE("replay guard: fresh launches pass once; replays, stale and future tim
   CHECK(guard.admit("s6", now + 31'000, now + 31'000).empty());
   CHECK_THAT(guard.admit("s7", now + 31'000, now + 31'000), Catch::Contains("too many"));
 }
+
+TEST_CASE("agent protocol: zmpirun and zmpid of another protocol version refuse each other, naming both") {
+  CHECK(agentProtocolMismatch("0.2.0", kAgentProtocolVersion, "0.1.0", kAgentProtocolVersion, "node1").empty());
+  // A new zmpirun and a zmpid from before the check (its Accepted has no protocol version).
+  const std::string oldAgent = agentProtocolMismatch("0.2.0", 2, "0.1.0", 0, "node1");
+  CHECK_THAT(oldAgent, Catch::Contains("zmpirun 0.2.0 (agent protocol 2)"));
+  CHECK_THAT(oldAgent, Catch::Contains("zmpid 0.1.0 (older than agent protocol versions)"));
+  CHECK_THAT(oldAgent, Catch::Contains("on host 'node1'"));
+  CHECK_THAT(oldAgent, Catch::Contains("from the same zmpi build"));
+  // An old zmpirun (no version at all in its Launch) and a new zmpid.
+  const std::string oldLauncher = agentProtocolMismatch("", 0, "0.2.0", 2, "node2");
+  CHECK_THAT(oldLauncher, Catch::Contains("zmpirun (version unknown) (older than agent protocol versions)"));
+  CHECK_THAT(oldLauncher, Catch::Contains("zmpid 0.2.0 (agent protocol 2)"));
+  // Two versioned builds that differ (the output credit accounting of 78b2efd, say).
+  const std::string skew = agentProtocolMismatch("0.1.0", 1, "0.1.1", 2, "node3");
+  CHECK_THAT(skew, Catch::Contains("zmpirun 0.1.0 (agent protocol 1) and zmpid 0.1.1 (agent protocol 2)"));
+  // What the other side claims is printed safely.
+  CHECK(agentProtocolMismatch(std::string("9\n\x1b[2J", 6), 3, "0.1.0", 2, "n").find('\x1b') == std::string::npos);
+}
