@@ -91,7 +91,7 @@ void JobMonitor::watchOutput(Clock::time_point now) {
       logger->debug("zmpirun's stdout/stderr take output again");
     }
   }
-  if (stopSignaled_ && output_.pending() > 0 && now >= lastOutputProgress_ + settings_.outputDrain) {
+  if (interrupted_ && output_.pending() > 0 && now >= lastOutputProgress_ + settings_.outputDrain) {
     logger->warn(
         "zmpirun's stdout/stderr took nothing for {} ms after the job was interrupted; dropping {} bytes of "
         "the ranks' output",
@@ -107,7 +107,7 @@ void JobMonitor::drainOutput() {
     output_.prepare(set);
     const size_t signalIndex = set.addFd(stopSignals_.get(), ZMQ_POLLIN);
     std::optional<std::chrono::milliseconds> wait;
-    if (stopSignaled_) {
+    if (interrupted_) {
       wait = std::chrono::ceil<std::chrono::milliseconds>(lastOutputProgress_ + settings_.outputDrain - Clock::now());
     }
     set.wait(wait);
@@ -187,14 +187,19 @@ void JobMonitor::handleEvents() {
 void JobMonitor::handleStopSignal(int signal) {
   log::get("runtime")->debug("zmpirun received signal {}", signal);
   if (stopSignaled_ && output_.pending() > 0) output_.abandon();  // asked twice: no more waiting for the reader
-  if (!stopSignaled_) lastOutputProgress_ = Clock::now();         // the reader gets outputDrain from now
   stopSignaled_ = true;
+  interrupt();
   if (!ending_) {
     fail(128 + signal, messages::launcherSignaled(signal));
   } else if (!killed_) {
     launcher_.signalAll(SIGKILL);  // asked twice: no more grace
     killed_ = true;
   }
+}
+
+void JobMonitor::interrupt() {
+  if (!interrupted_) lastOutputProgress_ = Clock::now();  // the reader gets outputDrain from now
+  interrupted_ = true;
 }
 
 void JobMonitor::judgeExits(Clock::time_point now) {
@@ -246,6 +251,7 @@ bool JobMonitor::allJudged() const {
 
 void JobMonitor::checkTimers(Clock::time_point now) {
   if (!ending_ && jobDeadline_ && now >= *jobDeadline_) {
+    interrupt();  // --timeout bounds zmpirun's time too: no waiting without end for a reader
     fail(kTimeoutExitCode, messages::timeout(static_cast<int>(settings_.timeout.count())));
   }
   if (!startupChecked_ && settings_.startupDeadline && now >= *settings_.startupDeadline) {
@@ -287,7 +293,7 @@ std::optional<JobMonitor::Clock::time_point> JobMonitor::nextDeadline() const {
     if (state.exit && !state.judged) consider(state.exitedAt + settings_.eventGrace);
   }
   if (finished_) consider(drainUntil_);
-  if (stopSignaled_ && output_.pending() > 0) consider(lastOutputProgress_ + settings_.outputDrain);
+  if (interrupted_ && output_.pending() > 0) consider(lastOutputProgress_ + settings_.outputDrain);
   if (auto launcherDue = launcher_.nextDeadline()) consider(*launcherDue);
   return next;
 }

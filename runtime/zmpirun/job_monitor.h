@@ -15,7 +15,8 @@
 // that does not read (a paused pager, a full pipe) holds back the ranks' output, never
 // this loop. At the end of a job everything taken is written out before run() returns,
 // for as long as the reader takes it; a stop signal then gives up on it at once. A job
-// ended by a stop signal gives up on output that nobody has taken for outputDrain.
+// ended by a stop signal or the time limit gives up on output that nobody has taken for
+// outputDrain.
 #include <chrono>
 #include <optional>
 #include <string>
@@ -34,8 +35,8 @@ struct MonitorSettings {
   std::chrono::milliseconds eventGrace{250};  // how long an exit waits for a late event
   // Output still open after every rank exited (a process that escaped the job holds a
   // pipe) is given up after this, not counting time zmpirun's stdout was not taking
-  // output. Also how long zmpirun, ended by a signal, waits for a reader that takes
-  // nothing before it drops the output it holds (ZMPI_OUTPUT_DRAIN_MS).
+  // output. Also how long zmpirun, ended by a signal or --timeout, waits for a reader that
+  // takes nothing before it drops the output it holds (ZMPI_OUTPUT_DRAIN_MS).
   std::chrono::milliseconds outputDrain{2000};
   // When the rendezvous gives up on ranks that have not called MPI_Init (it started its
   // clock at this moment); unset: never. startupTimeout is that timeout, for the message.
@@ -95,6 +96,9 @@ class JobMonitor : private LaunchSink {
   void watchOutput(Clock::time_point now);
   // After the job: writes what the forwarder still holds (see the header comment).
   void drainOutput();
+  // A stop signal or the time limit ended the job: from now on, output that nobody takes
+  // for outputDrain is dropped.
+  void interrupt();
 
   // Records the job's outcome (the first one wins) and starts ending every rank.
   void fail(int exitCode, std::string message);
@@ -117,6 +121,7 @@ class JobMonitor : private LaunchSink {
   bool finished_ = false;
   Clock::time_point drainUntil_;
   bool stopSignaled_ = false;  // zmpirun got SIGINT/SIGTERM/SIGHUP
+  bool interrupted_ = false;   // ... or the time limit passed: output nobody takes is dropped
   bool outputPaused_ = false;  // the forwarder was not accepting at the last look
   uint64_t lastWritten_ = 0;   // the forwarder's written() at the last look
   Clock::time_point lastOutputProgress_;

@@ -179,6 +179,23 @@ fi
 exec {READER}<&-
 expect_no_leftovers giveup
 
+# --timeout while nobody reads: the ranks end at the time limit, and zmpirun, giving up on
+# the output after ZMPI_OUTPUT_DRAIN_MS, exits 124 with the reader still paused.
+ZMPI_OUTPUT_DRAIN_MS=500 start_paused timeout --timeout 2 -np 2 "$FAKE_RANK" spew 7
+started=$(now_ms)
+if held_back timeout; then
+  ended_within timeout 5000 "the start (--timeout 2)"
+  wait_exit timeout 10
+  expect_rc timeout 124
+  expect_text timeout err "The user-provided time limit for job execution has been reached"
+  expect_text timeout err "dropping"
+else
+  kill -9 "$JOB_PID"
+  wait "$JOB_PID"
+fi
+exec {READER}<&-
+expect_no_leftovers timeout
+
 # The reader goes away (head): zmpirun stops writing, the job runs to its end, status 0.
 "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 2 "$FAKE_RANK" lines 3000 </dev/null 2>"$WORK/epipe.err" |
   head -n 1 >"$WORK/epipe.out"
