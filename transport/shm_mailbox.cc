@@ -11,8 +11,13 @@ namespace zmpi::transport {
 
 namespace {
 constexpr uint32_t kMailboxMagic = 0x5a53484d;  // "ZSHM"
-constexpr uint16_t kFirst = 1, kLast = 2, kPadding = 4;
+constexpr uint16_t kFirst = 1, kLast = 2, kPadding = 4, kCompact = 8;
 constexpr std::size_t kRecordHeader = 16;
+// A whole message whose header is the usual one of this job and whose envelope ends in
+// this many zero bytes (every eager message: see mpi::Envelope) travels compact: the
+// record holds only the envelope's first half and the payload, its kind in the record
+// header's spare field. 16 + 24 + 8 bytes: a small message fills one cache line, not two.
+constexpr std::size_t kCompactEnvelope = kEnvelopeBytes / 2;
 constexpr std::size_t kRecordAlign = 64;  // a cache line: a small record starts on its own
 
 // A record is published by its stamp, stored last: the receiver polls the stamp at its
@@ -24,11 +29,25 @@ struct RecordHeader {
   uint64_t stamp;
   uint32_t bytes;  // data bytes after this header (unpadded)
   uint16_t flags;
-  uint16_t reserved;
+  uint16_t kind;  // a compact record's message kind; else 0
 };
 static_assert(sizeof(RecordHeader) == kRecordHeader);
 
 std::size_t alignRecord(std::size_t n) { return (n + kRecordAlign - 1) & ~(kRecordAlign - 1); }
+
+// Frees a record's ring space once its handler returns -- also when it throws: the
+// record is never read twice.
+struct Release {
+  std::atomic<uint64_t>& tailOfRing;
+  uint64_t tail;
+  ~Release() { tailOfRing.store(tail, std::memory_order_release); }
+};
+
+// A payload lent where it lies in the ring (see WireMessage::borrowed).
+zmq::message_t borrow(const uint8_t* data, std::size_t bytes) {
+  if (bytes == 0) return {};
+  return {const_cast<uint8_t*>(data), bytes, static_cast<zmq::free_fn*>(nullptr)};
+}
 
 std::atomic_ref<uint64_t> stampAt(uint8_t* record) {
   return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(record));
@@ -48,6 +67,7 @@ struct ShmMailboxLayout {
   uint32_t senders;
   uint64_t ringBytes;
   uint64_t stampKey;  // see RecordHeader
+  uint64_t jobHash;   // of every message a compact record holds
   alignas(64) std::atomic<uint32_t> pollers;
   alignas(64) std::atomic<uint32_t> doorbell;
   alignas(64) char rest[1];
@@ -64,7 +84,7 @@ struct ShmMailboxLayout {
 
 // ------------------------------------------------------------------------------ inbox
 
-ShmInbox::ShmInbox(const std::string& name, int senders, std::size_t ringBytes)
+ShmInbox::ShmInbox(const std::string& name, int senders, std::size_t ringBytes, uint64_t jobHash)
     : segment_(SharedSegment::create(name, ShmMailboxLayout::bytesFor(senders, alignRecord(ringBytes)))),
       layout_(static_cast<ShmMailboxLayout*>(segment_.data())),
       partial_(static_cast<std::size_t>(senders)) {
@@ -72,6 +92,7 @@ ShmInbox::ShmInbox(const std::string& name, int senders, std::size_t ringBytes)
   layout_->ringBytes = alignRecord(ringBytes);  // rings stay line-aligned
   std::random_device random;
   layout_->stampKey = (static_cast<uint64_t>(random()) << 32) ^ random();
+  layout_->jobHash = jobHash;
   layout_->pollers.store(1);  // the owner counts as polling until it first sleeps
   layout_->magic.store(kMailboxMagic, std::memory_order_release);
 }
@@ -92,8 +113,11 @@ bool ShmInbox::hasData() const {
 }
 
 std::size_t ShmInbox::drain(const std::function<void(int, WireMessage&&)>& deliver) {
-  std::unique_lock lock(drainMutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return 0;
+  if (draining_.test_and_set(std::memory_order_acquire)) return 0;
+  struct Unlock {
+    std::atomic_flag& flag;
+    ~Unlock() { flag.clear(std::memory_order_release); }
+  } unlock{draining_};
   std::size_t delivered = 0;
   auto counting = [&](int sender, WireMessage&& message) {
     ++delivered;
@@ -125,6 +149,22 @@ bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&
     if (advance > size - tail % size) {
       throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a record past its end");
     }
+    if (record.flags & kCompact) {
+      WireHeader header;
+      header.kind = record.kind;
+      header.jobHash = layout_->jobHash;
+      if (record.bytes < kCompactEnvelope || (record.flags & (kPadding | kFirst | kLast)) != (kFirst | kLast)) {
+        throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) +
+                               " has a bad compact record");
+      }
+      header.payloadBytes = record.bytes - kCompactEnvelope;
+      std::memcpy(header.envelope.data(), data, kCompactEnvelope);
+      tail += advance;
+      const Release release{control.tail, tail};
+      deliver(sender, WireMessage{header, borrow(data + kCompactEnvelope, header.payloadBytes), false, true});
+      any = true;
+      continue;
+    }
     if ((record.flags & (kPadding | kFirst | kLast)) == (kFirst | kLast)) {
       // A whole message in one record (every eager message): lent to the handler where it
       // lies, and the ring space freed only when the handler returns -- no copy and no
@@ -136,18 +176,9 @@ bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&
       if (record.bytes < sizeof header || header.magic != kWireMagic || header.payloadBytes != chunk) {
         throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a bad header");
       }
-      WireMessage message{
-          header,
-          chunk ? zmq::message_t(const_cast<uint8_t*>(data) + sizeof header, chunk, static_cast<zmq::free_fn*>(nullptr))
-                : zmq::message_t(),
-          false, true};
       tail += advance;
-      struct Release {  // also when the handler throws: the record is never read twice
-        RingControl& control;
-        uint64_t tail;
-        ~Release() { control.tail.store(tail, std::memory_order_release); }
-      } release{control, tail};
-      deliver(sender, std::move(message));
+      const Release release{control.tail, tail};
+      deliver(sender, WireMessage{header, borrow(data + sizeof header, chunk), false, true});
       any = true;
       continue;
     }
@@ -211,7 +242,7 @@ ShmOutbox::ShmOutbox(const std::string& receiverName, int senderIndex)
 }
 
 bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
-                         uint16_t flags) {
+                         uint16_t flags, uint16_t kind) {
   const std::size_t bytes = prefixBytes + dataBytes;
   RingControl& control = layout_->control(index_);
   uint8_t* ring = layout_->ring(index_);
@@ -224,22 +255,21 @@ bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const u
     knownTail_ = control.tail.load(std::memory_order_acquire);
     if (size - (head - knownTail_) < padding + need) return false;
   }
-  auto publish = [&](uint64_t at, uint32_t recordBytes, uint16_t recordFlags) {
+  auto publish = [&](uint64_t at, uint32_t recordBytes, uint16_t recordFlags, uint16_t recordKind) {
     uint8_t* record = ring + at % size;
-    const uint16_t reserved = 0;
     std::memcpy(record + offsetof(RecordHeader, bytes), &recordBytes, sizeof recordBytes);
     std::memcpy(record + offsetof(RecordHeader, flags), &recordFlags, sizeof recordFlags);
-    std::memcpy(record + offsetof(RecordHeader, reserved), &reserved, sizeof reserved);
+    std::memcpy(record + offsetof(RecordHeader, kind), &recordKind, sizeof recordKind);
     stampAt(record).store(layout_->stampOf(at), std::memory_order_release);
   };
   if (padding) {
-    publish(head, static_cast<uint32_t>(padding - kRecordHeader), kPadding);
+    publish(head, static_cast<uint32_t>(padding - kRecordHeader), kPadding, 0);
     head += padding;
   }
   uint8_t* record = ring + head % size;
   std::memcpy(record + kRecordHeader, prefix, prefixBytes);
   if (dataBytes) std::memcpy(record + kRecordHeader + prefixBytes, data, dataBytes);
-  publish(head, static_cast<uint32_t>(bytes), flags);
+  publish(head, static_cast<uint32_t>(bytes), flags, kind);
   control.head.store(head + need, std::memory_order_relaxed);  // ours alone: where to write next
   return true;
 }
@@ -265,6 +295,14 @@ bool ShmOutbox::writeFragments(const WireHeader& header, bool& headerWritten, co
   // one to fit, and a large message streams while the receiver drains. They are copied
   // straight from header and payload into the ring.
   const std::size_t maxFragment = layout_->ringBytes / 4 - kRecordHeader;
+  if (!headerWritten && bytes + kCompactEnvelope <= maxFragment && compactable(header)) {
+    if (!tryWrite(header.envelope.data(), kCompactEnvelope, data, bytes, kFirst | kLast | kCompact, header.kind)) {
+      return false;
+    }
+    headerWritten = true;
+    offset = bytes;
+    return true;
+  }
   while (!headerWritten || offset < bytes) {
     if (!headerWritten) {
       const std::size_t n = std::min(bytes - offset, maxFragment - sizeof header);
@@ -281,6 +319,13 @@ bool ShmOutbox::writeFragments(const WireHeader& header, bool& headerWritten, co
     }
   }
   return true;
+}
+
+bool ShmOutbox::compactable(const WireHeader& header) const {
+  if (header.magic != kWireMagic || header.version != kWireVersion || header.jobHash != layout_->jobHash) return false;
+  uint64_t tail[kCompactEnvelope / sizeof(uint64_t)];
+  std::memcpy(tail, header.envelope.data() + kCompactEnvelope, sizeof tail);
+  return (tail[0] | tail[1] | tail[2]) == 0;
 }
 
 bool ShmOutbox::send(const WireHeader& header, const void* payload, std::size_t bytes) {

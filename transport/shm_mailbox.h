@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "transport/light_mutex.h"
 #include "transport/shm_segment.h"
 #include "transport/wire.h"
 
@@ -26,8 +27,9 @@ struct ShmMailboxLayout;  // defined in shm_mailbox.cc
 
 class ShmInbox {
  public:
-  // Creates the segment `name` with one ring of `ringBytes` per possible sender.
-  ShmInbox(const std::string& name, int senders, std::size_t ringBytes);
+  // Creates the segment `name` with one ring of `ringBytes` per possible sender, for the
+  // messages of the job `jobHash` (WireHeader::jobHash).
+  ShmInbox(const std::string& name, int senders, std::size_t ringBytes, uint64_t jobHash);
   ~ShmInbox();
   ShmInbox(const ShmInbox&) = delete;
   ShmInbox& operator=(const ShmInbox&) = delete;
@@ -66,7 +68,7 @@ class ShmInbox {
 
   SharedSegment segment_;
   ShmMailboxLayout* layout_;
-  std::mutex drainMutex_;
+  std::atomic_flag draining_;  // one drainer at a time (a try-lock; drain() never waits)
   std::vector<Reassembly> partial_;
   Placement placement_;
 };
@@ -101,13 +103,15 @@ class ShmOutbox {
                       std::size_t& offset);
   // Writes one record made of `prefix` then `data` (either may be empty), or nothing.
   bool tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
-                uint16_t flags);
+                uint16_t flags, uint16_t kind = 0);
+  // Whether a whole message with this header may travel as a compact record.
+  bool compactable(const WireHeader& header) const;
   bool wantsDoorbell();
 
   SharedSegment segment_;
   ShmMailboxLayout* layout_;
   int index_;
-  std::mutex mutex_;
+  LightMutex mutex_;
   // The receiver's tail as last read: the ring has at least this much room, so the shared
   // tail is read again only when a record does not fit (one cache-line transfer less per
   // message).

@@ -83,7 +83,18 @@ std::string bindingPolicy(const std::string& requested, bool launched, int local
   return localSize <= 2 ? "core" : "package";
 }
 
+int cpusAllowedAtStart() {
+  static const int count = [] {
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof mask, &mask) != 0) return 1;
+    return std::max(1, CPU_COUNT(&mask));
+  }();
+  return count;
+}
+
 void bindFromEnvironment() {
+  (void)cpusAllowedAtStart();  // remembered before the binding narrows the mask
   const int localSize = static_cast<int>(environmentNumber("ZMPI_LOCAL_SIZE", 0));
   const int localRank = static_cast<int>(environmentNumber("ZMPI_LOCAL_RANK", -1));
   const std::string policy =

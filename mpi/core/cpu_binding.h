@@ -32,6 +32,10 @@ std::vector<int> cpusToBind(const std::string& policy, int localRank, int localS
 // by zmpirun (core up to 2 ranks per host, package above), else none.
 std::string bindingPolicy(const std::string& requested, bool launched, int localSize);
 
+// How many CPUs this process could run on before MPI_Init bound it (its affinity mask
+// at the first call, which bindFromEnvironment makes before binding).
+int cpusAllowedAtStart();
+
 // Applies the environment's policy to this process (ZMPI_BIND_TO, ZMPI_LAUNCHED,
 // ZMPI_LOCAL_RANK, ZMPI_LOCAL_SIZE); logs the result at debug level.
 void bindFromEnvironment();

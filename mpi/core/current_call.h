@@ -12,7 +12,10 @@ struct CurrentCall {
   MPI_Comm comm = MPI_COMM_NULL;
 };
 
-inline thread_local CurrentCall currentCall{};
+// Initial-exec: every MPI call sets it, and the default model for a shared library goes
+// through __tls_get_addr (a call and a lookup) for each access. 16 bytes of static TLS
+// also fit a libmpi.so loaded with dlopen (glibc keeps a reserve for that).
+inline thread_local CurrentCall currentCall __attribute__((tls_model("initial-exec"))){};
 
 class CallScope {
  public:

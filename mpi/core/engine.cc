@@ -112,7 +112,8 @@ void Engine::startSend(Request& request) {
     std::lock_guard lock(mutex_);
     throwIfAborted();
     request.id = nextId_++;
-    envelope.sendId = request.id;
+    // Only a reply needs the id; without it an eager envelope stays compact (Envelope).
+    if (!eager || sync) envelope.sendId = request.id;
     if (!eager) {
       awaitingCts_[request.id] = &request;
     } else if (sync) {
@@ -343,14 +344,19 @@ bool Engine::spinUntil(const std::function<bool()>& ready) {
       break;
     }
     if (fabric_.pollFast(deliver) > 0) continue;
-    // Poll hot for a moment (a reply is usually a few hundred nanoseconds away), then give
-    // the core away, so that 8 ranks on 2 cores still progress.
-    if (++idle % kHotPolls != 0) {
+    if (yieldWhenIdle_) {
+      // Oversubscribed: the message may need a peer that waits for this core.
+      if (std::chrono::steady_clock::now() >= deadline) break;
+      std::this_thread::yield();
+      continue;
+    }
+    // Every rank has a core: poll hot (a reply is usually a few hundred nanoseconds
+    // away), looking at the clock only now and then.
+    if (++idle % kPollsPerClockRead != 0) {
       cpuRelax();
       continue;
     }
     if (std::chrono::steady_clock::now() >= deadline) break;
-    std::this_thread::yield();
   }
   polling_.endSpin();
   if (done) return true;  // the registration lingers (see PollRegistration)
@@ -359,6 +365,11 @@ bool Engine::spinUntil(const std::function<bool()>& ready) {
   // suffices: later writers see no poller and ring the doorbell.
   prepareToBlock();
   return ready();
+}
+
+void Engine::setYieldWhenIdle(bool yield) {
+  const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
+  yieldWhenIdle_ = forced < 0 ? yield : forced != 0;
 }
 
 void Engine::prepareToBlock() {

@@ -89,6 +89,10 @@ class Engine {
   std::size_t eagerLimit() const { return eagerLimit_; }
   // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us).
   std::chrono::microseconds spinTime() const { return spinTime_; }
+  // Whether a spin yields the CPU after each empty poll (see yieldWhenIdle_);
+  // ZMPI_YIELD_WHEN_IDLE=0/1 overrides what the world decides from the host's ranks.
+  void setYieldWhenIdle(bool yield);
+  bool yieldWhenIdle() const { return yieldWhenIdle_; }
   std::size_t unexpectedCount();
   // The user threads' poller registration: while one spins in wait()/waitUntil() the
   // progress thread leaves the shared-memory rings alone, and it drops a registration
@@ -122,13 +126,20 @@ class Engine {
   // Polls the shared-memory rings on this thread until `ready()` or spinTime() passes.
   // Returns whether `ready()` held.
   bool spinUntil(const std::function<bool()>& ready);
-  static constexpr unsigned kHotPolls = 64;  // polls before each yield
+  // Polls between two looks at the clock when every rank of the host has a core: a
+  // clock read costs 50-90 ns on a VM, and a message arriving during one waits for it.
+  static constexpr unsigned kPollsPerClockRead = 256;
 
   int worldRank_;
   uint64_t jobHash_;
   Fabric& fabric_;
   std::size_t eagerLimit_;
   std::chrono::microseconds spinTime_;
+  // More ranks on this host than CPUs: a spinning thread yields after every empty poll
+  // (a peer it waits for may need this core), as Open MPI does when oversubscribed.
+  // Otherwise it polls without yielding until spinTime() passes: a yield is a system
+  // call, and on a loaded machine it hands the core to another process for a while.
+  bool yieldWhenIdle_ = false;
   PollRegistration polling_;
 
   std::mutex mutex_;

@@ -19,14 +19,17 @@ namespace zmpi::mpi {
 // Doorbell carries nothing: it only wakes a receiver whose shared-memory rings got data.
 enum class MessageKind : uint16_t { Eager = 1, EagerSync = 2, Rts = 3, Cts = 4, Data = 5, SyncAck = 6, Doorbell = 7 };
 
+// The ids come last: an Eager message carries none, so the second half of its envelope is
+// zero and the same-host ring writes it in compact form (one cache line for a small
+// message; see ShmOutbox).
 struct Envelope {
   int32_t context = 0;
-  int32_t source = 0;       // sender's rank in the communicator
+  int32_t source = 0;  // sender's rank in the communicator
   int32_t tag = 0;
   int32_t senderWorld = 0;  // where replies (Cts, SyncAck) go
-  uint64_t sendId = 0;
-  uint64_t recvId = 0;
   uint64_t totalBytes = 0;
+  uint64_t sendId = 0;  // set only when a reply must name the send (Rts, EagerSync)
+  uint64_t recvId = 0;
 };
 static_assert(sizeof(Envelope) <= transport::kEnvelopeBytes);
 

@@ -46,7 +46,7 @@ std::vector<PeerAddress> decodePeerTable(const std::vector<std::string>& blobs, 
 
 std::string implausibleMessage(const transport::WireHeader& header, int worldSize) {
   const Envelope envelope = envelopeOf(header);
-  if (envelope.senderWorld < 0 || envelope.senderWorld >= worldSize) {
+  if (!plausibleMessage(header, worldSize)) {
     return "sender " + std::to_string(envelope.senderWorld) + " is not a rank of this world of " +
            std::to_string(worldSize);
   }

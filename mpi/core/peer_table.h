@@ -3,6 +3,8 @@
 // PeerInfo per rank) and, for every data message, a plausible sender. Both are checked
 // before anything uses them, so a malformed or hostile table or message fails MPI_Init
 // or is dropped, never indexes out of range. The fuzz target tests/mpi/fuzz drives these.
+#include <cstddef>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,5 +33,12 @@ std::vector<PeerAddress> decodePeerTable(const std::vector<std::string>& blobs, 
 // every reply (Cts, SyncAck, one-sided replies) goes to envelope.senderWorld, so it
 // must name a rank of this world.
 std::string implausibleMessage(const transport::WireHeader& header, int worldSize);
+// The same check without the reason: true if implausibleMessage would return empty. Every
+// delivered message takes it, so it reads the one field in place.
+inline bool plausibleMessage(const transport::WireHeader& header, int worldSize) {
+  int32_t sender;
+  std::memcpy(&sender, header.envelope.data() + offsetof(Envelope, senderWorld), sizeof sender);
+  return sender >= 0 && sender < worldSize;
+}
 
 }  // namespace zmpi::mpi

@@ -1,5 +1,7 @@
 #include "mpi/core/poll_registration.h"
 
+#include <time.h>
+
 namespace zmpi::mpi {
 
 void PollRegistration::beginSpin() {
@@ -17,7 +19,14 @@ void PollRegistration::beginSpin() {
 }
 
 void PollRegistration::endSpin() {
-  lastSpin_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+  // The coarse clock (a few ns; steady_clock's ~50-90 ns on a VM would sit between a
+  // message's arrival and the user's next call): lagging by up to one tick (1-4 ms), it
+  // only shortens the linger.
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+  const auto coarse = std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+  lastSpin_.store(std::chrono::duration_cast<std::chrono::steady_clock::duration>(coarse).count(),
+                  std::memory_order_relaxed);
   spinners_.fetch_sub(1, std::memory_order_seq_cst);
 }
 

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 
 #include "mpi/coll/barrier.h"
 #include "mpi/comm/communicator.h"
+#include "mpi/core/cpu_binding.h"
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/job_secret.h"
@@ -87,6 +89,8 @@ World::World(const WorldConfig& config)
     exchangeAddresses(WorldConfig(config));
   }
   engine_ = std::make_unique<Engine>(rank_, jobHash_, *fabric_);
+  const auto sameHost = std::count(hosts_.begin(), hosts_.end(), hosts_[static_cast<size_t>(rank_)]);
+  engine_->setYieldWhenIdle(!mock_ && sameHost > cpusAllowedAtStart());
 
   std::vector<int> all(static_cast<size_t>(size_));
   for (int r = 0; r < size_; ++r) all[static_cast<size_t>(r)] = r;

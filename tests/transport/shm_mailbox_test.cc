@@ -18,10 +18,22 @@ namespace {
 
 std::string uniqueName(const char* what) { return "/zmpi-test-" + std::string(what) + "-" + std::to_string(getpid()); }
 
+constexpr uint64_t kJob = 0x1234abcd5678ef01;
+
 WireHeader headerFor(uint16_t kind, size_t bytes) {
   WireHeader header;
   header.kind = kind;
+  header.jobHash = kJob;
   header.payloadBytes = bytes;
+  return header;
+}
+
+// Message i's header: its envelope's first half always set; its second half zero (the
+// compact form, for a message that fits one record) for two messages in three.
+WireHeader numberedHeader(int i, size_t bytes) {
+  WireHeader header = headerFor(static_cast<uint16_t>(i % 1000 + 1), bytes);
+  for (size_t k = 0; k < kEnvelopeBytes / 2; ++k) header.envelope[k] = static_cast<uint8_t>(i + k);
+  if (i % 3 == 0) header.envelope[kEnvelopeBytes - 1] = 0x5a;
   return header;
 }
 
@@ -30,16 +42,17 @@ WireHeader headerFor(uint16_t kind, size_t bytes) {
 TEST_CASE("messages of any size arrive whole and in order from each sender", "[shm]") {
   const int senders = 2;
   const int perSender = 300;
-  ShmInbox inbox(uniqueName("order"), senders + 1, 16 * 1024);  // small ring: many wraps and fragments
+  ShmInbox inbox(uniqueName("order"), senders + 1, 16 * 1024, kJob);  // small ring: many wraps and fragments
   std::vector<std::thread> producers;
   for (int s = 1; s <= senders; ++s) {
     producers.emplace_back([&, s] {
       ShmOutbox outbox(inbox.name(), s);
       std::mt19937 random(static_cast<unsigned>(s));
       for (int i = 0; i < perSender; ++i) {
-        const size_t bytes = random() % 50000;  // up to three rings' worth
+        // Half of them small (one record), the others up to three rings' worth.
+        const size_t bytes = i % 2 ? random() % 100 : random() % 50000;
         std::vector<uint8_t> payload(bytes, static_cast<uint8_t>(i));
-        outbox.send(headerFor(static_cast<uint16_t>(i % 1000 + 1), bytes), payload.data(), bytes);
+        outbox.send(numberedHeader(i, bytes), payload.data(), bytes);
         while (outbox.hasQueued()) outbox.flush();  // the test's own "progress thread"
       }
     });
@@ -50,7 +63,8 @@ TEST_CASE("messages of any size arrive whole and in order from each sender", "[s
   while (received < senders * perSender) {
     inbox.drain([&](int sender, WireMessage&& message) {
       const int i = next[static_cast<size_t>(sender)]++;
-      intact &= message.header.kind == i % 1000 + 1;
+      const WireHeader expected = numberedHeader(i, message.payload.size());
+      intact &= std::memcmp(&message.header, &expected, sizeof expected) == 0;  // kind, job and envelope too
       intact &= message.payload.size() == message.header.payloadBytes;
       const auto* bytes = static_cast<const uint8_t*>(message.payload.data());
       for (size_t k = 0; k < message.payload.size(); k += 997) intact &= bytes[k] == static_cast<uint8_t>(i);
@@ -65,7 +79,7 @@ TEST_CASE("messages of any size arrive whole and in order from each sender", "[s
 }
 
 TEST_CASE("a frame that must wait is kept, not copied, and released once wholly written", "[shm]") {
-  ShmInbox inbox(uniqueName("frame"), 2, 16 * 1024);
+  ShmInbox inbox(uniqueName("frame"), 2, 16 * 1024, kJob);
   ShmOutbox outbox(inbox.name(), 1);
   const size_t bytes = 100 * 1000;  // six rings' worth
   std::vector<uint8_t> source(bytes);
@@ -93,7 +107,7 @@ TEST_CASE("a frame that must wait is kept, not copied, and released once wholly 
 }
 
 TEST_CASE("a placed message is reassembled straight into the buffer its receiver names", "[shm]") {
-  ShmInbox inbox(uniqueName("place"), 2, 16 * 1024);
+  ShmInbox inbox(uniqueName("place"), 2, 16 * 1024, kJob);
   ShmOutbox outbox(inbox.name(), 1);
   const size_t big = 50 * 1000, small = 100;
   std::vector<uint8_t> destination(big, 0);
@@ -125,7 +139,7 @@ TEST_CASE("a placed message is reassembled straight into the buffer its receiver
 }
 
 TEST_CASE("the doorbell is rung once when nobody polls, never while someone does", "[shm]") {
-  ShmInbox inbox(uniqueName("doorbell"), 2, 64 * 1024);
+  ShmInbox inbox(uniqueName("doorbell"), 2, 64 * 1024, kJob);
   ShmOutbox outbox(inbox.name(), 1);
   const WireHeader header = headerFor(1, 0);
   // The owner starts out counted as a poller (its progress thread is awake).
@@ -146,7 +160,7 @@ TEST_CASE("the doorbell is rung once when nobody polls, never while someone does
 TEST_CASE("an idle receiver learns of data only through the doorbell, after the data is readable", "[shm]") {
   // Region-event rule 6: the receiver idles (no poller); the sender writes and rings at
   // once; when the ring call comes, the message must already be there to read.
-  ShmInbox inbox(uniqueName("idle"), 2, 64 * 1024);
+  ShmInbox inbox(uniqueName("idle"), 2, 64 * 1024, kJob);
   inbox.leavePolling();
   ShmOutbox outbox(inbox.name(), 1);
   const char text[] = "wake up";
@@ -162,7 +176,7 @@ TEST_CASE("an idle receiver learns of data only through the doorbell, after the 
 TEST_CASE("a mailbox is private to its user and leaves nothing behind", "[shm]") {
   const std::string name = uniqueName("files");
   {
-    ShmInbox inbox(name, 2, 4096);
+    ShmInbox inbox(name, 2, 4096, kJob);
     struct stat info {};
     REQUIRE(stat(("/dev/shm" + name).c_str(), &info) == 0);
     CHECK((info.st_mode & 0777) == 0600);
@@ -173,7 +187,7 @@ TEST_CASE("a mailbox is private to its user and leaves nothing behind", "[shm]")
     CHECK_THROWS_AS(ShmOutbox(name, 1), TransportError);      // but nobody new can attach
   }
   {
-    ShmInbox inbox(name, 2, 4096);                        // the name is free again
+    ShmInbox inbox(name, 2, 4096, kJob);                  // the name is free again
     CHECK_THROWS_AS(ShmOutbox(name, 5), TransportError);  // no ring for that sender
   }
   struct stat info {};

@@ -1,6 +1,7 @@
 // The point-to-point engine in mock mode: exactly which messages go on the wire, in which
 // order, and MPI's matching rules.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -39,7 +40,27 @@ TEST_CASE("a small standard send is one eager message carrying envelope and payl
   CHECK(sent[0].envelope.tag == 42);
   CHECK(sent[0].envelope.source == 0);
   CHECK(sent[0].payloadBytes == 16);
+  // No reply names an eager send: its ids stay zero, so a same-host ring carries it in
+  // compact form (Envelope).
+  CHECK(sent[0].envelope.sendId == 0);
+  CHECK(sent[0].envelope.recvId == 0);
   CHECK(between(network->sent(), 1, 0).empty());
+}
+
+TEST_CASE("ZMPI_YIELD_WHEN_IDLE overrides whether a spin yields the CPU", "[engine][mock]") {
+  runMockWorlds(1, [](World& world) {
+    Engine& engine = world.engine();
+    CHECK_FALSE(engine.yieldWhenIdle());  // mock worlds never oversubscribe a host
+    engine.setYieldWhenIdle(true);
+    CHECK(engine.yieldWhenIdle());
+    ::setenv("ZMPI_YIELD_WHEN_IDLE", "0", 1);
+    engine.setYieldWhenIdle(true);
+    CHECK_FALSE(engine.yieldWhenIdle());
+    ::setenv("ZMPI_YIELD_WHEN_IDLE", "1", 1);
+    engine.setYieldWhenIdle(false);
+    CHECK(engine.yieldWhenIdle());
+    ::unsetenv("ZMPI_YIELD_WHEN_IDLE");
+  });
 }
 
 TEST_CASE("a large send waits for the receiver: Rts, Cts, then Data", "[engine][mock]") {
@@ -118,9 +139,11 @@ TEST_CASE("a synchronous send completes only after the matching receive started"
   auto forward = between(network->sent(), 0, 1);
   REQUIRE(forward.size() == 2);
   CHECK(forward[0].kind == MessageKind::EagerSync);
+  CHECK(forward[0].envelope.sendId != 0);  // the SyncAck names it
   auto back = between(network->sent(), 1, 0);
   REQUIRE(back.size() == 1);
   CHECK(back[0].kind == MessageKind::SyncAck);
+  CHECK(back[0].envelope.sendId == forward[0].envelope.sendId);
 }
 
 TEST_CASE("messages between a pair are not overtaken; wildcards match in arrival order", "[engine][mock]") {
