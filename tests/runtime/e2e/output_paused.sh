@@ -82,6 +82,7 @@ rank_pid() {
     fi
   done
 }
+rss_of() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 expect_intact() {
   if "$FAKE_RANK" verify-lines "$2" "${3:--1}" <"$WORK/$1.out" >"$WORK/$1.verify" 2>&1; then
     pass "$1: $(cat "$WORK/$1.verify"), $(($(stat -c %s "$WORK/$1.out") / 1024)) KiB"
@@ -105,6 +106,16 @@ for where in "${wheres[@]}"; do
   # reads, all that was taken arrives whole and zmpirun exits 128+15.
   ZMPI_OUTPUT_DRAIN_MS=60000 start_paused "term-$where" "${hosts[@]}" "$FAKE_RANK" spew 7
   if held_back "term-$where"; then
+    # Held back, not piled up: for 1 s of ranks that would print without end, zmpirun's
+    # memory stays within its queue and the agents' credit windows (4 MiB each).
+    rss_first=$(rss_of "$JOB_PID") rss_max=0
+    for _ in $(seq 1 20); do
+      rss=$(rss_of "$JOB_PID")
+      ((rss > rss_max)) && rss_max=$rss
+      sleep 0.05
+    done
+    if ((rss_max - rss_first < 16384)); then pass "term-$where: zmpirun's memory bounded ($rss_first -> $rss_max kB)"; else
+      fail "term-$where: zmpirun's memory grew from $rss_first to $rss_max kB while its output was held back"; fi
     started=$(now_ms)
     kill -TERM "$JOB_PID"
     ended_within "term-$where" 3000 "SIGTERM"
