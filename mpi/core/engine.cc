@@ -151,6 +151,7 @@ void Engine::sendEagerNow(int peerWorld, int context, int sourceRank, int tag, c
 
 void Engine::releaseZeroCopy(void*, void* hint) {
   auto* release = static_cast<ReleaseHint*>(hint);
+  if (release->pieces.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   Engine* engine = release->engine;
   Request* request = release->request;
   happensAfter(request);  // maybe on zmq's I/O thread: after sendData's reads of the request
@@ -163,10 +164,10 @@ void Engine::releaseZeroCopy(void*, void* hint) {
   engine->complete(*request);
 }
 
-void Engine::sendData(Request& request, uint64_t recvId) {
+void Engine::sendData(Request& request, uint64_t recvId, bool inPieces) {
   const Datatype& type = *request.type;
   const uint64_t bytes = static_cast<uint64_t>(request.count) * type.size();
-  void* data = request.packed.empty() ? static_cast<char*>(request.buffer) + type.trueLb() : request.packed.data();
+  char* data = request.packed.empty() ? static_cast<char*>(request.buffer) + type.trueLb() : request.packed.data();
   Envelope envelope;
   envelope.context = request.context;
   envelope.senderWorld = worldRank_;
@@ -174,13 +175,53 @@ void Engine::sendData(Request& request, uint64_t recvId) {
   envelope.recvId = recvId;
   envelope.totalBytes = bytes;
   // The payload is sent from the user's (or the packed) buffer without a copy; the
-  // request completes when zmq releases it, i.e. once the bytes are on their way.
-  // Once the payload is handed over the request may complete and be freed at any time:
-  // nothing reads it after that (the peer is read first).
+  // request completes when zmq has released every piece of it, i.e. once the bytes are
+  // on their way. Once the first piece is handed over the request may complete and be
+  // freed at any time: nothing reads it after that (the peer and the pointer are read first).
   const int peer = request.peerWorld;
-  zmq::message_t payload(data, bytes, &Engine::releaseZeroCopy, new ReleaseHint{this, &request});
+  const uint64_t piece = inPieces ? fabric_.dataPieceBytes(peer) : 0;
+  const uint64_t pieces = piece > 0 && bytes > piece ? (bytes + piece - 1) / piece : 1;
+  auto* release = new ReleaseHint{this, &request, pieces};
   happensBefore(&request);
-  fabric_.send(peer, makeHeader(MessageKind::Data, jobHash_, envelope, bytes), std::move(payload));
+  for (uint64_t n = 0; n < pieces; ++n) {
+    envelope.offset = n * piece;
+    const uint64_t length = pieces == 1 ? bytes : std::min(piece, bytes - envelope.offset);
+    zmq::message_t payload(data + envelope.offset, length, &Engine::releaseZeroCopy, release);
+    fabric_.send(peer, makeHeader(MessageKind::Data, jobHash_, envelope, length), std::move(payload));
+  }
+}
+
+void Engine::receiveData(Request& request, transport::WireMessage& wire, const Envelope& envelope) {
+  const uint64_t capacity = static_cast<uint64_t>(request.count) * request.type->size();
+  const uint64_t length = wire.header.payloadBytes;
+  const bool whole = envelope.offset == 0 && length == envelope.totalBytes;
+  if (whole && !wire.placed) {
+    Envelope matched = envelope;
+    matched.source = request.status.MPI_SOURCE;
+    matched.tag = request.status.MPI_TAG;
+    unpackInto(request, wire.payload.data(), wire.payload.size(), matched);
+  } else if (!wire.placed && envelope.offset < capacity) {
+    // A piece (only ever for a contiguous receive: the Cts said so): copied to its place;
+    // what lies past the end of the buffer is dropped, and the status says so below.
+    const uint64_t stored = std::min(length, capacity - envelope.offset);
+    std::memcpy(static_cast<char*>(request.buffer) + request.type->trueLb() + envelope.offset, wire.payload.data(),
+                stored);
+  }
+  if (!whole) {
+    // Pieces may be stored by more than one thread at a time; the one storing the last
+    // byte completes the receive.
+    std::lock_guard lock(mutex_);
+    auto it = awaitingData_.find(envelope.recvId);
+    it->second.arrived += length;
+    if (it->second.arrived < envelope.totalBytes) return;
+    awaitingData_.erase(it);
+  }
+  if (wire.placed || !whole) {
+    const uint64_t stored = std::min(envelope.totalBytes, capacity);
+    setStatus(request.status, request.status.MPI_SOURCE, request.status.MPI_TAG, stored,
+              envelope.totalBytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
+  }
+  complete(request);
 }
 
 void Engine::reply(MessageKind kind, int toWorld, const Envelope& envelope) {
@@ -232,7 +273,7 @@ void* Engine::placeData(const transport::WireHeader& header) {
   std::lock_guard lock(mutex_);
   auto it = awaitingData_.find(envelope.recvId);
   if (it == awaitingData_.end()) return nullptr;
-  const Request& request = *it->second;
+  const Request& request = *it->second.request;
   // Only from the rank whose RTS the receive matched, and only what fits: a truncated
   // message takes the general path, which reports it.
   if (request.peerWorld != envelope.senderWorld || !request.type->contiguous()) return nullptr;
@@ -251,11 +292,13 @@ void Engine::deliver(Request& request, IncomingMessage& message) {
     cts.senderWorld = worldRank_;
     cts.sendId = envelope.sendId;
     cts.recvId = request.id;
+    // A contiguous buffer takes the data in pieces, each copied straight to its place.
+    cts.offset = request.type->contiguous() ? 1 : 0;
     {
       // After this the data may arrive (on the progress thread) and complete -- and free
       // -- the request at any time: it is not touched again here.
       std::lock_guard lock(mutex_);
-      awaitingData_[cts.recvId] = &request;
+      awaitingData_[cts.recvId] = AwaitedData{&request};
     }
     reply(MessageKind::Cts, envelope.senderWorld, cts);
     return;
@@ -593,13 +636,20 @@ void Engine::onMessage(transport::WireMessage&& wire) {
       Request* request = nullptr;
       {
         std::lock_guard lock(mutex_);
-        auto& table = kind == MessageKind::Cts       ? awaitingCts_
-                      : kind == MessageKind::SyncAck ? awaitingAck_
-                                                     : awaitingData_;
-        auto it = table.find(kind == MessageKind::Data ? envelope.recvId : envelope.sendId);
-        if (it != table.end()) {
-          request = it->second;
-          table.erase(it);
+        if (kind == MessageKind::Data) {
+          // Left in the table until its last piece is stored (receiveData).
+          auto it = awaitingData_.find(envelope.recvId);
+          if (it != awaitingData_.end()) {
+            request = it->second.request;
+            if (envelope.offset == 0 && wire.header.payloadBytes == envelope.totalBytes) awaitingData_.erase(it);
+          }
+        } else {
+          auto& table = kind == MessageKind::Cts ? awaitingCts_ : awaitingAck_;
+          auto it = table.find(envelope.sendId);
+          if (it != table.end()) {
+            request = it->second;
+            table.erase(it);
+          }
         }
       }
       if (!request) {
@@ -608,20 +658,12 @@ void Engine::onMessage(transport::WireMessage&& wire) {
         return;
       }
       if (kind == MessageKind::Cts) {
-        sendData(*request, envelope.recvId);
+        sendData(*request, envelope.recvId, envelope.offset != 0);
       } else if (kind == MessageKind::SyncAck) {
         setStatus(request->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
         complete(*request);
       } else {
-        Envelope matched = envelope;
-        matched.source = request->status.MPI_SOURCE;
-        matched.tag = request->status.MPI_TAG;
-        if (wire.placed) {  // already in the user's buffer (placeData)
-          setStatus(request->status, matched.source, matched.tag, wire.header.payloadBytes, MPI_SUCCESS);
-        } else {
-          unpackInto(*request, wire.payload.data(), wire.payload.size(), matched);
-        }
-        complete(*request);
+        receiveData(*request, wire, envelope);
       }
       return;
     }

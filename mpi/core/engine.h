@@ -103,6 +103,12 @@ class Engine {
   struct ReleaseHint {
     Engine* engine;
     Request* request;
+    std::atomic<uint64_t> pieces;  // zmq releases each piece; the last completes the send
+  };
+  // A receive whose rendezvous data is on its way, and how much of it has been stored.
+  struct AwaitedData {
+    Request* request;
+    uint64_t arrived = 0;
   };
   static void releaseZeroCopy(void* data, void* hint);
 
@@ -114,7 +120,10 @@ class Engine {
   // is written by the fast path straight into the user's buffer.
   void* placeData(const transport::WireHeader& header);
   void complete(Request& request);
-  void sendData(Request& request, uint64_t recvId);
+  // Sends the payload for a Cts, in pieces if the receiver takes them and the path asks.
+  void sendData(Request& request, uint64_t recvId, bool inPieces);
+  // A Data message for `request` arrived: stores it, and completes the receive with its last byte.
+  void receiveData(Request& request, transport::WireMessage& wire, const Envelope& envelope);
   void reply(MessageKind kind, int toWorld, const Envelope& envelope);
   void fillProbeStatus(const IncomingMessage& message, MPI_Status* status);
   std::unique_ptr<IncomingMessage> takeUnexpected(int context, int source, int tag, MPI_Status* status);
@@ -153,7 +162,7 @@ class Engine {
   std::list<std::unique_ptr<IncomingMessage>> unexpected_;
   std::unordered_map<uint64_t, Request*> awaitingCts_;
   std::unordered_map<uint64_t, Request*> awaitingAck_;
-  std::unordered_map<uint64_t, Request*> awaitingData_;
+  std::unordered_map<uint64_t, AwaitedData> awaitingData_;
   std::unordered_map<uint16_t, ActiveMessageHandler> activeHandlers_;
   bool aborted_ = false;
   std::atomic<bool> abortedFlag_{false};  // aborted_, for lock-free fast paths

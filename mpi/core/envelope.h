@@ -5,7 +5,8 @@
 //   EagerSync  as Eager, and the receiver sends SyncAck once a receive matched it (Ssend)
 //   Rts        "ready to send" for a large message: envelope and size only
 //   Cts        "clear to send": the matching receive was posted; carries both request ids
-//   Data       the large payload, addressed to the receive request named in the Cts
+//   Data       the large payload, addressed to the receive request named in the Cts; in
+//              pieces, each with its offset, if the Cts allows it and the path asks for it
 //   SyncAck    completes a synchronous send
 // Large messages move only once the receiver has a buffer for them, so a flooding sender
 // cannot build an unbounded backlog in the receiver's memory.
@@ -30,6 +31,9 @@ struct Envelope {
   uint64_t totalBytes = 0;
   uint64_t sendId = 0;  // set only when a reply must name the send (Rts, EagerSync)
   uint64_t recvId = 0;
+  // Data: where this piece of the message starts. Cts: nonzero if the receiver takes the
+  // data in pieces (its buffer is contiguous, so each piece is copied where it belongs).
+  uint64_t offset = 0;
 };
 static_assert(sizeof(Envelope) <= transport::kEnvelopeBytes);
 

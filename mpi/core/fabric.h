@@ -26,6 +26,10 @@ class Fabric {
   // The largest message sent eagerly to `worldRank`; `fallback` is the engine's limit
   // (ZMPI_EAGER_LIMIT). A path whose round trip is expensive (zmq over tcp) raises it.
   virtual std::size_t eagerLimit(int worldRank, std::size_t fallback) const { return fallback; }
+  // The size of the pieces a rendezvous payload to `worldRank` is best sent in; 0: whole.
+  // Over zmq the receiver gets each piece in a buffer of zmq's and copies it into place:
+  // in pieces that copy overlaps the transfer of the next piece.
+  virtual std::size_t dataPieceBytes(int worldRank) const { return 0; }
   virtual void wake() = 0;
   // Stops sending and receiving; called once, after the last message, before destruction.
   virtual void close() = 0;

@@ -36,6 +36,10 @@ class MockNetwork {
   // fabric whose path has an expensive round trip asks. Set before the worlds start.
   void setEagerLimit(std::size_t bytes) { eagerLimit_ = bytes; }
   std::size_t eagerLimit() const { return eagerLimit_; }
+  // Rendezvous data between ranks goes in pieces of this size (0: whole), as over zmq. Set
+  // before the worlds start.
+  void setDataPieceBytes(std::size_t bytes) { dataPieceBytes_ = bytes; }
+  std::size_t dataPieceBytes() const { return dataPieceBytes_; }
 
   void deliver(int from, int to, const transport::WireHeader& header, zmq::message_t&& payload);
   std::optional<transport::WireMessage> take(int rank, std::chrono::milliseconds timeout);
@@ -52,6 +56,7 @@ class MockNetwork {
   std::vector<SentRecord> records_;
   std::vector<std::unique_ptr<Queue>> queues_;
   std::size_t eagerLimit_ = 0;
+  std::size_t dataPieceBytes_ = 0;
 };
 
 class MockFabric : public Fabric {
@@ -65,6 +70,9 @@ class MockFabric : public Fabric {
   }
   std::size_t eagerLimit(int worldRank, std::size_t fallback) const override {
     return worldRank == rank_ || network_->eagerLimit() == 0 ? fallback : network_->eagerLimit();
+  }
+  std::size_t dataPieceBytes(int worldRank) const override {
+    return worldRank == rank_ ? 0 : network_->dataPieceBytes();
   }
   void wake() override { network_->wake(rank_); }
   void close() override {}

@@ -45,6 +45,7 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
       size_(size),
       maxPath_(environmentString("ZMPI_TRANSPORT", "shm")),
       zmqEagerLimit_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_EAGER_LIMIT", 512 * 1024)))),
+      zmqPieceBytes_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_PIECE_BYTES", 1024 * 1024)))),
       inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
@@ -216,6 +217,11 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
 std::size_t ZmqFabric::eagerLimit(int worldRank, std::size_t fallback) const {
   const Path path = paths_.at(static_cast<size_t>(worldRank));
   return path == Path::Tcp || path == Path::Ipc ? zmqEagerLimit_ : fallback;
+}
+
+std::size_t ZmqFabric::dataPieceBytes(int worldRank) const {
+  const Path path = paths_.at(static_cast<size_t>(worldRank));
+  return path == Path::Tcp || path == Path::Ipc ? zmqPieceBytes_ : 0;
 }
 
 std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::milliseconds timeout) {

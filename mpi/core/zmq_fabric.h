@@ -45,6 +45,8 @@ class ZmqFabric : public Fabric {
   // handshake costs a zmq round trip (tens of microseconds), more than copying the
   // payload does up to that size. Shared memory and self keep `fallback`.
   std::size_t eagerLimit(int worldRank, std::size_t fallback) const override;
+  // ZMPI_TCP_PIECE_BYTES over tcp and ipc; shared memory and self: 0 (whole).
+  std::size_t dataPieceBytes(int worldRank) const override;
   void wake() override { inbox_.wake(); }
   void close() override;
 
@@ -84,6 +86,7 @@ class ZmqFabric : public Fabric {
   std::string ipcPath_;
   std::string maxPath_;        // ZMPI_TRANSPORT
   std::size_t zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT
+  std::size_t zmqPieceBytes_;  // ZMPI_TCP_PIECE_BYTES
   transport::Inbox inbox_;
   std::unique_ptr<transport::ShmInbox> shmInbox_;
   std::vector<PeerAddress> peers_;

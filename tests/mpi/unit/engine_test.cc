@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mock_world.h"
+#include "mpi/datatype/constructors.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;
@@ -88,6 +89,73 @@ TEST_CASE("a large send waits for the receiver: Rts, Cts, then Data", "[engine][
   CHECK(forward[1].payloadBytes == bytes);
   REQUIRE(back.size() == 1);
   CHECK(back[0].kind == MessageKind::Cts);
+}
+
+TEST_CASE("rendezvous data goes in pieces where the path asks for them and the receive buffer is contiguous",
+          "[engine][mock]") {
+  const size_t bytes = 300 * 1024 + 5;  // 5 pieces of 64 KiB, the last one short
+  const size_t piece = 64 * 1024;
+  auto expected = [](size_t i) { return static_cast<char>(i * 7 + 1); };
+  auto network = runMockWorlds(
+      2,
+      [&](World& world) {
+        std::vector<char> data(bytes);
+        if (world.rank() == 0) {
+          for (size_t i = 0; i < bytes; ++i) data[i] = expected(i);
+          sendBytes(world, 1, 1, data.data(), bytes);
+          sendBytes(world, 1, 2, data.data(), bytes);
+          sendBytes(world, 1, 3, data.data(), bytes);
+        } else {
+          MPI_Status status = recvBytes(world, 0, 1, data.data(), bytes);
+          CHECK(status._ucount == bytes);
+          CHECK(status.MPI_ERROR == MPI_SUCCESS);
+          CHECK(status.MPI_TAG == 1);
+          CHECK(status.MPI_SOURCE == 0);
+          bool same = true;
+          for (size_t i = 0; i < bytes; ++i) same &= data[i] == expected(i);
+          CHECK(same);
+          // Shorter than the message, ending inside a piece: what fits is stored, the rest
+          // dropped, and the status says so once the last piece came.
+          std::vector<char> part(bytes / 2 + 2, 'x');
+          status = recvBytes(world, 0, 2, part.data(), bytes / 2);
+          CHECK(status.MPI_ERROR == MPI_ERR_TRUNCATE);
+          CHECK(status._ucount == bytes / 2);
+          same = true;
+          for (size_t i = 0; i < bytes / 2; ++i) same &= part[i] == expected(i);
+          CHECK(same);
+          CHECK(part[bytes / 2] == 'x');
+          // Not contiguous: the data comes whole and is unpacked.
+          Datatype* spreadType = types::vector(static_cast<int>(bytes), 1, 4, *byteType());
+          std::vector<char> spread(bytes * 4);
+          MPI_Status spreadStatus{};
+          {
+            auto request = makeRequest(world, Request::Kind::Recv, spread.data(), bytes, 0, 3);
+            request->type = spreadType;
+            request->count = 1;
+            world.engine().startRecv(*request);
+            world.engine().wait(*request);
+            spreadStatus = request->status;
+          }
+          CHECK(spreadStatus._ucount == bytes);
+          same = true;
+          for (size_t i = 0; i < bytes; ++i) same &= spread[i * 4] == expected(i);
+          CHECK(same);
+          spreadType->release();
+        }
+      },
+      0, piece);
+  std::vector<SentRecord> data;
+  for (const auto& record : between(network->sent(), 0, 1)) {
+    if (record.kind == MessageKind::Data) data.push_back(record);
+  }
+  REQUIRE(data.size() == 2 * 5 + 1);
+  for (size_t i = 0; i < 10; ++i) {
+    CHECK(data[i].envelope.offset == (i % 5) * piece);
+    CHECK(data[i].envelope.totalBytes == bytes);
+    CHECK(data[i].payloadBytes == (i % 5 == 4 ? bytes - 4 * piece : piece));
+  }
+  CHECK(data[10].envelope.offset == 0);
+  CHECK(data[10].payloadBytes == bytes);
 }
 
 TEST_CASE("the fabric's per-peer eager limit decides between eager and rendezvous", "[engine][mock]") {
