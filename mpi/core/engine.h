@@ -144,8 +144,9 @@ class Engine {
   Fabric& fabric_;
   std::size_t eagerLimit_;
   std::chrono::microseconds spinTime_;
-  // More ranks on this host than CPUs: a spinning thread yields after every empty poll
-  // (a peer it waits for may need this core), as Open MPI does when oversubscribed.
+  // More ranks on this host than CPUs, or some peer reached over zmq: a spinning thread
+  // yields after every empty poll (a peer, or our own progress and zmq I/O threads, may
+  // need this core), as Open MPI does when oversubscribed.
   // Otherwise it polls without yielding until spinTime() passes: a yield is a system
   // call, and on a loaded machine it hands the core to another process for a while.
   bool yieldWhenIdle_ = false;

@@ -30,6 +30,10 @@ class Fabric {
   // Over zmq the receiver gets each piece in a buffer of zmq's and copies it into place:
   // in pieces that copy overlaps the transfer of the next piece.
   virtual std::size_t dataPieceBytes(int worldRank) const { return 0; }
+  // Whether some peer's messages arrive through threads of the fabric (zmq's I/O thread,
+  // then the progress thread) rather than through pollFast() on the waiting thread itself:
+  // then a spinning thread must leave them the CPU.
+  virtual bool hasThreadedPeers() const { return false; }
   virtual void wake() = 0;
   // Stops sending and receiving; called once, after the last message, before destruction.
   virtual void close() = 0;

@@ -224,6 +224,10 @@ std::size_t ZmqFabric::dataPieceBytes(int worldRank) const {
   return path == Path::Tcp || path == Path::Ipc ? zmqPieceBytes_ : 0;
 }
 
+bool ZmqFabric::hasThreadedPeers() const {
+  return std::any_of(paths_.begin(), paths_.end(), [](Path path) { return path == Path::Tcp || path == Path::Ipc; });
+}
+
 std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::milliseconds timeout) {
   {
     std::lock_guard lock(loopbackMutex_);

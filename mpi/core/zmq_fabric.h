@@ -47,6 +47,8 @@ class ZmqFabric : public Fabric {
   std::size_t eagerLimit(int worldRank, std::size_t fallback) const override;
   // ZMPI_TCP_PIECE_BYTES over tcp and ipc; shared memory and self: 0 (whole).
   std::size_t dataPieceBytes(int worldRank) const override;
+  // Some peer is reached over tcp or ipc (known once setPeers ran).
+  bool hasThreadedPeers() const override;
   void wake() override { inbox_.wake(); }
   void close() override;
 

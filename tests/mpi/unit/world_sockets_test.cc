@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "mock_world.h"
+#include "mpi/core/cpu_binding.h"
 #include "mpi/core/error.h"
 #include "transport/context.h"
 #include "transport/link_security.h"
@@ -82,7 +83,8 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
     }
     if (world.rank() == 2) RANK_CHECK(world.pathTo(0) == "tcp");
     // Everyone sends to everyone, small and large, over whatever path was chosen.
-    for (size_t bytes : {size_t{8}, size_t{300000}}) {
+    // The largest goes in pieces (Fabric::dataPieceBytes) over tcp and ipc.
+    for (size_t bytes : {size_t{8}, size_t{300000}, size_t{3 * 1024 * 1024 + 5}}) {
       std::vector<std::vector<char>> in(3, std::vector<char>(bytes));
       std::vector<std::unique_ptr<Request>> requests;
       std::vector<char> out(bytes, static_cast<char>('0' + world.rank()));
@@ -101,6 +103,24 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
         RANK_CHECK(in[static_cast<size_t>(peer)].back() == '0' + peer);
       }
     }
+  });
+  ::unsetenv("ZMPI_TRANSPORT");
+}
+
+TEST_CASE("a spin leaves the CPU to the fabric's threads when some peer is reached over zmq", "[world][sockets]") {
+  // Two ranks on one host of at least 2 CPUs: over shared memory the waiting thread polls
+  // the rings itself and spins hot; over tcp or ipc the message needs zmq's I/O thread and
+  // the progress thread, so the spin yields.
+  if (cpusAllowedAtStart() < 2) {
+    WARN("skipped: needs 2 CPUs");
+    return;
+  }
+  ::unsetenv("ZMPI_YIELD_WHEN_IDLE");
+  std::string path = GENERATE(std::string("shm"), std::string("ipc"), std::string("tcp"));
+  ::setenv("ZMPI_TRANSPORT", path.c_str(), 1);
+  runSocketWorlds(2, {"a", "a"}, [&](World& world) {
+    RANK_CHECK(world.pathTo(1 - world.rank()) == path);
+    RANK_CHECK(world.engine().yieldWhenIdle() == (path != "shm"));
   });
   ::unsetenv("ZMPI_TRANSPORT");
 }
@@ -137,7 +157,8 @@ TEST_CASE("worlds of two authenticated jobs live in one process", "[world][socke
   const auto keysB = zmpi::transport::deriveLinkKeys("job B's secret for the world test", encryptB);
   auto body = [](World& world) {
     RANK_CHECK(world.pathTo(1 - world.rank()) == "tcp");
-    for (size_t bytes : {size_t{8}, size_t{300000}}) {
+    // The largest goes in pieces (Fabric::dataPieceBytes) over tcp and ipc.
+    for (size_t bytes : {size_t{8}, size_t{300000}, size_t{3 * 1024 * 1024 + 5}}) {
       std::vector<char> out(bytes, static_cast<char>('0' + world.rank()));
       std::vector<char> in(bytes);
       auto receive = makeRequest(world, Request::Kind::Recv, in.data(), bytes, 1 - world.rank(), 5);
