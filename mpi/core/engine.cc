@@ -183,12 +183,13 @@ void Engine::sendData(Request& request, uint64_t recvId, bool inPieces) {
   const uint64_t pieces = piece > 0 && bytes > piece ? (bytes + piece - 1) / piece : 1;
   auto* release = new ReleaseHint{this, &request, pieces};
   happensBefore(&request);
-  for (uint64_t n = 0; n < pieces; ++n) {
+  uint64_t n = 0;
+  do {  // at least once: the hint is owned by the pieces
     envelope.offset = n * piece;
     const uint64_t length = pieces == 1 ? bytes : std::min(piece, bytes - envelope.offset);
     zmq::message_t payload(data + envelope.offset, length, &Engine::releaseZeroCopy, release);
     fabric_.send(peer, makeHeader(MessageKind::Data, jobHash_, envelope, length), std::move(payload));
-  }
+  } while (++n < pieces);
 }
 
 void Engine::receiveData(Request& request, transport::WireMessage& wire, const Envelope& envelope) {
