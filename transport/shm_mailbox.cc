@@ -112,7 +112,7 @@ bool ShmInbox::hasData() const {
   return false;
 }
 
-std::size_t ShmInbox::drain(const std::function<void(int, WireMessage&&)>& deliver) {
+std::size_t ShmInbox::drain(FunctionRef<void(int, WireMessage&&)> deliver) {
   if (draining_.test_and_set(std::memory_order_acquire)) return 0;
   struct Unlock {
     std::atomic_flag& flag;
@@ -127,7 +127,7 @@ std::size_t ShmInbox::drain(const std::function<void(int, WireMessage&&)>& deliv
   return delivered;
 }
 
-bool ShmInbox::drainRing(int sender, const std::function<void(int, WireMessage&&)>& deliver) {
+bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver) {
   RingControl& control = layout_->control(sender);
   uint8_t* ring = layout_->ring(sender);
   const uint64_t size = layout_->ringBytes;

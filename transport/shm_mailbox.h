@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "transport/function_ref.h"
 #include "transport/light_mutex.h"
 #include "transport/shm_segment.h"
 #include "transport/wire.h"
@@ -40,7 +41,7 @@ class ShmInbox {
 
   // Reads every complete message now in the rings and hands each to `deliver` (sender
   // index, message). Only one thread drains at a time; another caller returns 0 at once.
-  std::size_t drain(const std::function<void(int sender, WireMessage&&)>& deliver);
+  std::size_t drain(FunctionRef<void(int sender, WireMessage&&)> deliver);
   // Where a message's payload should go, asked when its first fragment arrives: a buffer
   // of at least header.payloadBytes, or null for a buffer of the message's own. The
   // receiver names its user's buffer for the data of a matched receive, so a large message
@@ -64,7 +65,7 @@ class ShmInbox {
     uint8_t* target = nullptr;  // the placement's buffer, or null: into payload
     std::size_t filled = 0;
   };
-  bool drainRing(int sender, const std::function<void(int, WireMessage&&)>& deliver);
+  bool drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver);
 
   SharedSegment segment_;
   ShmMailboxLayout* layout_;

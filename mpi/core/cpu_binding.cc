@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +84,12 @@ std::string bindingPolicy(const std::string& requested, bool launched, int local
   return localSize <= 2 ? "core" : "package";
 }
 
+namespace {
+std::atomic<bool> boundAtInit{false};
+}  // namespace
+
+bool boundToCpus() { return boundAtInit.load(std::memory_order_relaxed); }
+
 int cpusAllowedAtStart() {
   static const int count = [] {
     cpu_set_t mask;
@@ -127,6 +134,7 @@ void bindFromEnvironment() {
     logger->info("could not bind to CPUs {} (policy {}); running unbound", describe(cpus), policy);
     return;
   }
+  boundAtInit.store(true, std::memory_order_relaxed);
   logger->debug("bound to CPUs {} (policy {}, local rank {} of {})", describe(cpus), policy, localRank, localSize);
 }
 

@@ -36,6 +36,9 @@ std::string bindingPolicy(const std::string& requested, bool launched, int local
 // at the first call, which bindFromEnvironment makes before binding).
 int cpusAllowedAtStart();
 
+// Whether bindFromEnvironment bound this process to CPUs.
+bool boundToCpus();
+
 // Applies the environment's policy to this process (ZMPI_BIND_TO, ZMPI_LAUNCHED,
 // ZMPI_LOCAL_RANK, ZMPI_LOCAL_SIZE); logs the result at debug level.
 void bindFromEnvironment();

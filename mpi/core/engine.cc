@@ -373,7 +373,7 @@ void Engine::freeRequest(Request& request) {
   if (destroy) delete &request;
 }
 
-bool Engine::spinUntil(const std::function<bool()>& ready) {
+bool Engine::spinUntil(transport::FunctionRef<bool()> ready) {
   if (ready()) return true;  // without registering: nothing to wait for
   if (spinTime_.count() <= 0) return false;
   // While we spin, the progress thread leaves the shared-memory rings to us (see
@@ -388,19 +388,16 @@ bool Engine::spinUntil(const std::function<bool()>& ready) {
       break;
     }
     if (fabric_.pollFast(deliver) > 0) continue;
-    if (yieldWhenIdle_) {
-      // Oversubscribed: the message may need a peer that waits for this core.
-      if (std::chrono::steady_clock::now() >= deadline) break;
-      std::this_thread::yield();
-      continue;
-    }
-    // Every rank has a core: poll hot (a reply is usually a few hundred nanoseconds
-    // away), looking at the clock only now and then.
-    if (++idle % kPollsPerClockRead != 0) {
+    // Poll hot (a reply is usually a few hundred nanoseconds away), then look at the
+    // clock and give the core away: a peer we wait for, or our own progress thread, may
+    // need it -- without yields, two ranks the scheduler put on one CPU took turns only
+    // when a spin timed out (28-90 us per round trip).
+    if (++idle % pollsPerYield_ != 0) {
       cpuRelax();
       continue;
     }
     if (std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::yield();
   }
   polling_.endSpin();
   if (done) return true;  // the registration lingers (see PollRegistration)
@@ -411,9 +408,10 @@ bool Engine::spinUntil(const std::function<bool()>& ready) {
   return ready();
 }
 
-void Engine::setYieldWhenIdle(bool yield) {
+void Engine::setSpinPolicy(bool oversubscribed, bool bound) {
   const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
-  yieldWhenIdle_ = forced < 0 ? yield : forced != 0;
+  if (forced >= 0) oversubscribed = forced != 0;
+  pollsPerYield_ = oversubscribed ? 1 : bound ? kPollsPerYieldBound : kPollsPerYieldUnbound;
 }
 
 void Engine::prepareToBlock() {

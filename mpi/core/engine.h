@@ -89,10 +89,11 @@ class Engine {
   std::size_t eagerLimit() const { return eagerLimit_; }
   // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us).
   std::chrono::microseconds spinTime() const { return spinTime_; }
-  // Whether a spin yields the CPU after each empty poll (see yieldWhenIdle_);
-  // ZMPI_YIELD_WHEN_IDLE=0/1 overrides what the world decides from the host's ranks.
-  void setYieldWhenIdle(bool yield);
-  bool yieldWhenIdle() const { return yieldWhenIdle_; }
+  // How often a spin yields the CPU (see pollsPerYield_), from whether this host has more
+  // ranks than CPUs and whether this rank is bound to its own CPUs;
+  // ZMPI_YIELD_WHEN_IDLE=0/1 overrides the first.
+  void setSpinPolicy(bool oversubscribed, bool bound);
+  unsigned pollsPerYield() const { return pollsPerYield_; }
   std::size_t unexpectedCount();
   // The user threads' poller registration: while one spins in wait()/waitUntil() the
   // progress thread leaves the shared-memory rings alone, and it drops a registration
@@ -134,22 +135,24 @@ class Engine {
   void spinForUnexpected(int context, int source, int tag);
   // Polls the shared-memory rings on this thread until `ready()` or spinTime() passes.
   // Returns whether `ready()` held.
-  bool spinUntil(const std::function<bool()>& ready);
-  // Polls between two looks at the clock when every rank of the host has a core: a
-  // clock read costs 50-90 ns on a VM, and a message arriving during one waits for it.
-  static constexpr unsigned kPollsPerClockRead = 256;
+  bool spinUntil(transport::FunctionRef<bool()> ready);
+  // Empty polls between two yields (and looks at the clock) for a rank bound to its own
+  // core, and for an unbound one: a yield is a system call and a clock read 50-90 ns on
+  // a VM, and a message arriving meanwhile waits for them; but an unbound rank may share
+  // a CPU with the peer it waits for.
+  static constexpr unsigned kPollsPerYieldBound = 256;
+  static constexpr unsigned kPollsPerYieldUnbound = 64;
 
   int worldRank_;
   uint64_t jobHash_;
   Fabric& fabric_;
   std::size_t eagerLimit_;
   std::chrono::microseconds spinTime_;
-  // More ranks on this host than CPUs, or some peer reached over zmq: a spinning thread
-  // yields after every empty poll (a peer, or our own progress and zmq I/O threads, may
-  // need this core), as Open MPI does when oversubscribed.
-  // Otherwise it polls without yielding until spinTime() passes: a yield is a system
-  // call, and on a loaded machine it hands the core to another process for a while.
-  bool yieldWhenIdle_ = false;
+  // Empty polls between yields: 1 with more ranks on this host than CPUs or a peer
+  // reached over zmq (a peer, or our own progress and zmq I/O threads, may need this
+  // core; Open MPI yields likewise when oversubscribed), else kPollsPerYieldBound or
+  // kPollsPerYieldUnbound.
+  unsigned pollsPerYield_ = kPollsPerYieldUnbound;
   PollRegistration polling_;
 
   std::mutex mutex_;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 
+#include "transport/function_ref.h"
 #include "transport/wire.h"
 
 namespace zmpi::mpi {
@@ -41,7 +42,7 @@ class Fabric {
   // --- the same-host fast path (shared memory); fabrics without one keep the defaults ---
   // Delivers every message already waiting in shared memory, without blocking; any thread
   // may call it (one drains at a time). Returns how many were delivered.
-  virtual std::size_t pollFast(const std::function<void(transport::WireMessage&&)>& deliver) { return 0; }
+  virtual std::size_t pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver) { return 0; }
   // A thread about to look at the fast path without being woken registers itself, so
   // senders skip the doorbell while it does.
   virtual void enterPolling() {}

@@ -246,7 +246,7 @@ std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::millisecon
   return message;
 }
 
-std::size_t ZmqFabric::pollFast(const std::function<void(transport::WireMessage&&)>& deliver) {
+std::size_t ZmqFabric::pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver) {
   if (!shmInbox_) return 0;
   return shmInbox_->drain([&](int, transport::WireMessage&& message) {
     if (plausible(message)) deliver(std::move(message));

@@ -52,7 +52,7 @@ class ZmqFabric : public Fabric {
   void wake() override { inbox_.wake(); }
   void close() override;
 
-  std::size_t pollFast(const std::function<void(transport::WireMessage&&)>& deliver) override;
+  std::size_t pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver) override;
   void enterPolling() override;
   void leavePolling() override;
   bool hasFastData() override;

@@ -48,18 +48,22 @@ TEST_CASE("a small standard send is one eager message carrying envelope and payl
   CHECK(between(network->sent(), 1, 0).empty());
 }
 
-TEST_CASE("ZMPI_YIELD_WHEN_IDLE overrides whether a spin yields the CPU", "[engine][mock]") {
+TEST_CASE("a spin yields after every poll when oversubscribed; ZMPI_YIELD_WHEN_IDLE overrides", "[engine][mock]") {
   runMockWorlds(1, [](World& world) {
     Engine& engine = world.engine();
-    CHECK_FALSE(engine.yieldWhenIdle());  // mock worlds never oversubscribe a host
-    engine.setYieldWhenIdle(true);
-    CHECK(engine.yieldWhenIdle());
+    CHECK(engine.pollsPerYield() > 1);  // mock worlds never oversubscribe a host
+    engine.setSpinPolicy(true, true);
+    CHECK(engine.pollsPerYield() == 1);
+    engine.setSpinPolicy(false, true);
+    const unsigned bound = engine.pollsPerYield();
+    engine.setSpinPolicy(false, false);
+    CHECK(engine.pollsPerYield() < bound);  // an unbound rank may share a CPU with its peer
     ::setenv("ZMPI_YIELD_WHEN_IDLE", "0", 1);
-    engine.setYieldWhenIdle(true);
-    CHECK_FALSE(engine.yieldWhenIdle());
+    engine.setSpinPolicy(true, true);
+    CHECK(engine.pollsPerYield() == bound);
     ::setenv("ZMPI_YIELD_WHEN_IDLE", "1", 1);
-    engine.setYieldWhenIdle(false);
-    CHECK(engine.yieldWhenIdle());
+    engine.setSpinPolicy(false, true);
+    CHECK(engine.pollsPerYield() == 1);
     ::unsetenv("ZMPI_YIELD_WHEN_IDLE");
   });
 }
