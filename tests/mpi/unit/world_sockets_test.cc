@@ -59,6 +59,20 @@ void runSocketWorlds(int size, const std::vector<std::string>& hosts, const std:
   runJob("sockets-test-" + std::to_string(::getpid()), size, hosts, nullptr, body);
 }
 
+// The largest message of the traffic checks, sent in pieces (Fabric::dataPieceBytes) over
+// tcp and ipc. Under ThreadSanitizer every byte uninstrumented libzmq copies costs a
+// (suppressed) report -- 3 MiB per pair took 60-110 s per path -- so there the pieces and
+// the eager limit shrink (set before any world reads them) and so does the message.
+size_t largeMessageBytes() {
+#if defined(__SANITIZE_THREAD__)
+  ::setenv("ZMPI_TCP_EAGER_LIMIT", "4096", 1);
+  ::setenv("ZMPI_TCP_PIECE_BYTES", "16384", 1);
+  return 3 * 16384 + 5;
+#else
+  return 3 * 1024 * 1024 + 5;
+#endif
+}
+
 // Catch2's assertions are not thread-safe: the rank threads throw instead, and
 // runSocketWorlds rethrows the first failure on the test's own thread.
 #define RANK_CHECK(condition)                                                                    \
@@ -73,6 +87,7 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
   // or tcp when ZMPI_TRANSPORT caps the choice), the others tcp.
   std::string expectedLocal = GENERATE(std::string("shm"), std::string("ipc"), std::string("tcp"));
   ::setenv("ZMPI_TRANSPORT", expectedLocal.c_str(), 1);
+  const size_t kPiecesBytes = largeMessageBytes();
   runSocketWorlds(3, {"a", "a", "b"}, [&](World& world) {
     RANK_CHECK(world.hostOf(0) == "a");
     RANK_CHECK(world.hostOf(2) == "b");
@@ -84,7 +99,7 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
     if (world.rank() == 2) RANK_CHECK(world.pathTo(0) == "tcp");
     // Everyone sends to everyone, small and large, over whatever path was chosen.
     // The largest goes in pieces (Fabric::dataPieceBytes) over tcp and ipc.
-    for (size_t bytes : {size_t{8}, size_t{300000}, size_t{3 * 1024 * 1024 + 5}}) {
+    for (size_t bytes : {size_t{8}, size_t{300000}, kPiecesBytes}) {
       std::vector<std::vector<char>> in(3, std::vector<char>(bytes));
       std::vector<std::unique_ptr<Request>> requests;
       std::vector<char> out(bytes, static_cast<char>('0' + world.rank()));
@@ -155,10 +170,11 @@ TEST_CASE("worlds of two authenticated jobs live in one process", "[world][socke
   zmpi::transport::ContextOwner context;
   const auto keysA = zmpi::transport::deriveLinkKeys("job A's secret for the world test", false);
   const auto keysB = zmpi::transport::deriveLinkKeys("job B's secret for the world test", encryptB);
-  auto body = [](World& world) {
+  const size_t large = largeMessageBytes();
+  auto body = [large](World& world) {
     RANK_CHECK(world.pathTo(1 - world.rank()) == "tcp");
     // The largest goes in pieces (Fabric::dataPieceBytes) over tcp and ipc.
-    for (size_t bytes : {size_t{8}, size_t{300000}, size_t{3 * 1024 * 1024 + 5}}) {
+    for (size_t bytes : {size_t{8}, size_t{300000}, large}) {
       std::vector<char> out(bytes, static_cast<char>('0' + world.rank()));
       std::vector<char> in(bytes);
       auto receive = makeRequest(world, Request::Kind::Recv, in.data(), bytes, 1 - world.rank(), 5);
