@@ -130,7 +130,10 @@ finish_lint() {
 }
 
 # build/ by hand (not build_and_test): the lint starts between its build and its tests.
-if stage "configure build" configure build; then
+# -O2 with line tables only (-g1): a quarter less compile time than -g, and a report or a
+# backtrace still names file and line.
+release_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
+if stage "configure build" configure build "${release_flags[@]}"; then
   stage "build build" build build
   start_lint
   stage "tests (RelWithDebInfo)" run_tests build --repeat "until-pass:${attempts}" -LE multihost
@@ -147,7 +150,8 @@ fi
 
 # -O1 and line tables only for the sanitizer and fuzz builds: they compile much faster than
 # -O2 -g, and their reports still name file and line. No -DNDEBUG: assertions stay on here.
-sanitizer_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1")
+# Precompiled system headers (cmake/Pch.cmake) take another quarter off their compile time.
+sanitizer_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DZMPI_PCH=ON)
 
 # libFuzzer on every decoder a rank or agent exposes (clang, ASan+UBSan, coverage in all
 # libraries), each for ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository;
