@@ -3,6 +3,7 @@
 #include "transport/errors.h"
 #include "transport/frames.h"
 #include "transport/log.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
 namespace {
@@ -18,7 +19,7 @@ std::chrono::milliseconds remaining(Clock::time_point deadline) {
 bool pollUntil(Socket& socket, short events, Clock::time_point deadline, const char* action) {
   for (;;) {
     zmq::pollitem_t item{socket.raw().handle(), 0, events, 0};
-    checked(action, socket.peer(), [&] { return zmq::poll(&item, 1, remaining(deadline)); });
+    checked(action, socket.peer(), [&] { return zmqPoll(&item, 1, remaining(deadline)); });
     if (item.revents & events) return true;
     if (Clock::now() >= deadline) return false;
   }

@@ -7,6 +7,7 @@
 #include "transport/errors.h"
 #include "transport/log.h"
 #include "transport/service_thread.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
 namespace {
@@ -39,7 +40,7 @@ HandshakeMonitor::HandshakeMonitor(Socket& socket, std::string label)
 void HandshakeMonitor::drain() {
   for (;;) {
     std::vector<zmq::message_t> frames;
-    if (!zmq::recv_multipart(events_.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) return;
+    if (!zmqRecvMultipart(events_.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) return;
     if (frames.size() != 2 || frames[0].size() < sizeof(uint16_t)) continue;
     uint16_t event;
     std::memcpy(&event, frames[0].data(), sizeof event);

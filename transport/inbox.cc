@@ -5,6 +5,7 @@
 
 #include "transport/errors.h"
 #include "transport/log.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
 
@@ -43,7 +44,7 @@ std::optional<WireMessage> Inbox::tryReceiveOne() {
   zmq::socket_t& s = socket_.raw();
   for (;;) {
     zmq::message_t header;
-    if (!checked("receive on", socket_.peer(), [&] { return s.recv(header, zmq::recv_flags::dontwait); })) {
+    if (!checked("receive on", socket_.peer(), [&] { return zmqRecv(s, header, zmq::recv_flags::dontwait); })) {
       return std::nullopt;
     }
     std::optional<zmq::message_t> payload;
@@ -52,10 +53,10 @@ std::optional<WireMessage> Inbox::tryReceiveOne() {
       payload.emplace();
       // The remaining frames of a multipart message are already here (zmq delivers
       // messages atomically), so these receives never block.
-      (void)checked("receive payload on", socket_.peer(), [&] { return s.recv(*payload, zmq::recv_flags::none); });
+      (void)checked("receive payload on", socket_.peer(), [&] { return zmqRecv(s, *payload, zmq::recv_flags::none); });
       while (payload->more()) {
         zmq::message_t discard;
-        (void)s.recv(discard, zmq::recv_flags::none);
+        (void)zmqRecv(s, discard, zmq::recv_flags::none);
         extra = true;
         if (!discard.more()) break;
       }
@@ -82,7 +83,7 @@ std::optional<WireMessage> Inbox::receive(std::chrono::milliseconds timeout) {
     }
     zmq::pollitem_t items[] = {
         {socket_.raw().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, wakeFd_, ZMQ_POLLIN, 0}, monitor_->pollItem()};
-    checked("poll on", socket_.peer(), [&] { return zmq::poll(items, 3, wait); });
+    checked("poll on", socket_.peer(), [&] { return zmqPoll(items, 3, wait); });
     if (items[2].revents & ZMQ_POLLIN) monitor_->drain();
     if (items[1].revents & ZMQ_POLLIN) {
       drainWakeups();

@@ -10,6 +10,7 @@
 #include "transport/errors.h"
 #include "transport/log.h"
 #include "transport/service_thread.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
 namespace {
@@ -154,11 +155,11 @@ class ZapRegistry {
       for (;;) {
         zmq::pollitem_t items[] = {{handler.raw().handle(), 0, ZMQ_POLLIN, 0},
                                    {control.raw().handle(), 0, ZMQ_POLLIN, 0}};
-        zmq::poll(items, 2, std::chrono::milliseconds(-1));
+        zmqPoll(items, 2, std::chrono::milliseconds(-1));
         if (items[1].revents & ZMQ_POLLIN) return;
         if (!(items[0].revents & ZMQ_POLLIN)) continue;
         std::vector<zmq::message_t> request;
-        if (!zmq::recv_multipart(handler.raw(), std::back_inserter(request))) continue;
+        if (!zmqRecvMultipart(handler.raw(), std::back_inserter(request))) continue;
         std::shared_ptr<ZapAuthenticator::Counters> counters;
         const std::string why = judge(request, counters);
         const bool ok = why.empty();
@@ -171,12 +172,12 @@ class ZapRegistry {
                       wellFormed ? request[3].to_string() : std::string("?"), n, why);
         }
         const std::string requestId = request.size() > 1 ? request[1].to_string() : std::string();
-        handler.raw().send(zmq::str_buffer("1.0"), zmq::send_flags::sndmore);
-        handler.raw().send(zmq::buffer(requestId), zmq::send_flags::sndmore);
-        handler.raw().send(zmq::buffer(std::string_view(ok ? "200" : "400")), zmq::send_flags::sndmore);
-        handler.raw().send(zmq::buffer(std::string_view(ok ? "OK" : "not this job")), zmq::send_flags::sndmore);
-        handler.raw().send(zmq::str_buffer(""), zmq::send_flags::sndmore);  // user id
-        handler.raw().send(zmq::str_buffer(""), zmq::send_flags::none);     // metadata
+        zmqSend(handler.raw(), zmq::str_buffer("1.0"), zmq::send_flags::sndmore);
+        zmqSend(handler.raw(), zmq::buffer(requestId), zmq::send_flags::sndmore);
+        zmqSend(handler.raw(), zmq::buffer(std::string_view(ok ? "200" : "400")), zmq::send_flags::sndmore);
+        zmqSend(handler.raw(), zmq::buffer(std::string_view(ok ? "OK" : "not this job")), zmq::send_flags::sndmore);
+        zmqSend(handler.raw(), zmq::str_buffer(""), zmq::send_flags::sndmore);  // user id
+        zmqSend(handler.raw(), zmq::str_buffer(""), zmq::send_flags::none);     // metadata
       }
     } catch (const std::exception& error) {
       logger->error("ZAP handler ended: {}", error.what());

@@ -1,6 +1,7 @@
 #include "transport/peer_sender.h"
 
 #include "transport/errors.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
 
@@ -15,13 +16,13 @@ void PeerSender::send(const WireHeader& header, zmq::message_t&& payload) {
   const bool hasPayload = header.payloadBytes > 0;
   zmq::message_t headerFrame(&header, sizeof header);
   auto sent = checked("send header to", endpoint_, [&] {
-    return s.send(headerFrame, hasPayload ? zmq::send_flags::sndmore : zmq::send_flags::none);
+    return zmqSend(s, headerFrame, hasPayload ? zmq::send_flags::sndmore : zmq::send_flags::none);
   });
   if (!sent) throw TimeoutError("send to " + endpoint_ + " timed out (peer not draining)");
   if (hasPayload) {
     // Once the header is queued the payload frame follows at once (zmq queues a
     // multipart message atomically), so this cannot time out half-way.
-    (void)checked("send payload to", endpoint_, [&] { return s.send(payload, zmq::send_flags::none); });
+    (void)checked("send payload to", endpoint_, [&] { return zmqSend(s, payload, zmq::send_flags::none); });
   }
 }
 

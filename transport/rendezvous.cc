@@ -8,6 +8,7 @@
 #include "transport/errors.h"
 #include "transport/log.h"
 #include "transport/rendezvous_codec.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
 namespace {
@@ -20,10 +21,10 @@ SocketOptions clientOptions(int participants, std::shared_ptr<const LinkKeys> li
 }
 
 void sendTo(Socket& router, const std::string& identity, const WireHeader& header, const std::string& payload) {
-  router.raw().send(zmq::buffer(identity), zmq::send_flags::sndmore);
-  router.raw().send(zmq::buffer(&header, sizeof header),
-                    header.payloadBytes ? zmq::send_flags::sndmore : zmq::send_flags::none);
-  if (header.payloadBytes) router.raw().send(zmq::buffer(payload), zmq::send_flags::none);
+  zmqSend(router.raw(), zmq::buffer(identity), zmq::send_flags::sndmore);
+  zmqSend(router.raw(), zmq::buffer(&header, sizeof header),
+          header.payloadBytes ? zmq::send_flags::sndmore : zmq::send_flags::none);
+  if (header.payloadBytes) zmqSend(router.raw(), zmq::buffer(payload), zmq::send_flags::none);
 }
 
 }  // namespace
@@ -82,7 +83,7 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
           std::max(std::chrono::milliseconds(0),
                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
     }
-    checked("poll rendezvous on", endpoint_, [&] { return zmq::poll(items, 3, wait); });
+    checked("poll rendezvous on", endpoint_, [&] { return zmqPoll(items, 3, wait); });
     if (items[1].revents & ZMQ_POLLIN) return;
     if (items[2].revents & ZMQ_POLLIN) monitor_->drain();
     if (!(items[0].revents & ZMQ_POLLIN)) {
@@ -108,7 +109,7 @@ void RendezvousServer::serveLoop(Socket& router, Socket& control) {
       continue;
     }
     std::vector<zmq::message_t> frames;
-    if (!zmq::recv_multipart(router.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) continue;
+    if (!zmqRecvMultipart(router.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) continue;
     if (frames.empty()) continue;
     const std::string identity = frames[0].to_string();
     RendezvousRequest request;
@@ -171,8 +172,8 @@ std::vector<std::string> RendezvousClient::exchange(const std::string& blob, std
   RendezvousEnvelope envelope{participant_, participants_, 0, 0};
   WireHeader header = makeRendezvousHeader(kRendezvousHello, jobHash_, envelope, blob.size());
   checked("send rendezvous hello to", server_, [&] {
-    socket_.raw().send(zmq::buffer(&header, sizeof header), zmq::send_flags::sndmore);
-    socket_.raw().send(zmq::buffer(blob), zmq::send_flags::none);
+    zmqSend(socket_.raw(), zmq::buffer(&header, sizeof header), zmq::send_flags::sndmore);
+    zmqSend(socket_.raw(), zmq::buffer(blob), zmq::send_flags::none);
   });
   // zmq_poll may return a little before its timeout, so poll again until the deadline:
   // "within N ms" in the error must mean at least N ms.
@@ -182,14 +183,14 @@ std::vector<std::string> RendezvousClient::exchange(const std::string& blob, std
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     checked("wait for rendezvous table from", server_,
-            [&] { return zmq::poll(items, 1, std::max(left, std::chrono::milliseconds(0))); });
+            [&] { return zmqPoll(items, 1, std::max(left, std::chrono::milliseconds(0))); });
     if (items[0].revents & ZMQ_POLLIN) break;
     if (std::chrono::steady_clock::now() >= deadline) {
       throw TimeoutError("no rendezvous table from " + server_ + " within " + std::to_string(timeout.count()) + " ms");
     }
   }
   std::vector<zmq::message_t> frames;
-  (void)zmq::recv_multipart(socket_.raw(), std::back_inserter(frames));
+  (void)zmqRecvMultipart(socket_.raw(), std::back_inserter(frames));
   return decodeRendezvousReply(std::move(frames), jobHash_, participants_, server_);
 }
 
@@ -197,7 +198,7 @@ void RendezvousClient::notify(RendezvousEvent event, int code) {
   RendezvousEnvelope envelope{participant_, participants_, static_cast<int32_t>(event), code};
   WireHeader header = makeRendezvousHeader(kRendezvousEvent, jobHash_, envelope, 0);
   checked("send rendezvous event to", server_,
-          [&] { socket_.raw().send(zmq::buffer(&header, sizeof header), zmq::send_flags::none); });
+          [&] { zmqSend(socket_.raw(), zmq::buffer(&header, sizeof header), zmq::send_flags::none); });
 }
 
 bool RendezvousClient::notifyAndConfirm(RendezvousEvent event, int code, std::chrono::milliseconds timeout) {
@@ -210,9 +211,9 @@ bool RendezvousClient::notifyAndConfirm(RendezvousEvent event, int code, std::ch
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     zmq::pollitem_t items[] = {{socket_.raw().handle(), 0, ZMQ_POLLIN, 0}};
-    if (zmq::poll(items, 1, left) <= 0) return false;
+    if (zmqPoll(items, 1, left) <= 0) return false;
     std::vector<zmq::message_t> frames;
-    if (!zmq::recv_multipart(socket_.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) continue;
+    if (!zmqRecvMultipart(socket_.raw(), std::back_inserter(frames), zmq::recv_flags::dontwait)) continue;
     if (frames.empty() || frames[0].size() != sizeof(WireHeader)) continue;
     WireHeader reply;
     std::memcpy(&reply, frames[0].data(), sizeof reply);

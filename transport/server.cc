@@ -5,6 +5,7 @@
 #include "transport/errors.h"
 #include "transport/frames.h"
 #include "transport/log.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
 namespace {
@@ -64,7 +65,8 @@ void MessageServer::stop() {
       throw std::logic_error(name_ + ": stop() called from its own handler would join itself");
     }
     // The control pipe is empty and local, so this send cannot block.
-    checked("send shutdown to", name_, [&] { return stopper_.raw().send(zmq::str_buffer("stop")); });
+    checked("send shutdown to", name_,
+            [&] { return zmqSend(stopper_.raw(), zmq::str_buffer("stop"), zmq::send_flags::none); });
     thread_.join();
   }
   stopped_ = true;
@@ -81,7 +83,7 @@ void MessageServer::serve() {
       zmq::pollitem_t items[] = {{control_.raw().handle(), 0, ZMQ_POLLIN, 0},
                                  {async_.raw().handle(), 0, ZMQ_POLLIN, 0},
                                  {sync_.raw().handle(), 0, ZMQ_POLLIN, 0}};
-      checked("poll in", name_, [&] { return zmq::poll(items, 3, std::chrono::milliseconds(-1)); });
+      checked("poll in", name_, [&] { return zmqPoll(items, 3, std::chrono::milliseconds(-1)); });
       // Control first: once asked to stop, no further message is handled.
       if (items[0].revents & ZMQ_POLLIN) return;
       if (items[1].revents & ZMQ_POLLIN) serveAsync();

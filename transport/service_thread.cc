@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "transport/tsan_annotations.h"
+
 namespace zmpi::transport {
 
 std::string uniqueInprocName(const std::string& what) {
@@ -11,7 +13,7 @@ std::string uniqueInprocName(const std::string& what) {
 
 void ServiceThread::stop() {
   if (!thread_.joinable()) return;
-  stopper_->raw().send(zmq::str_buffer("stop"), zmq::send_flags::none);
+  (void)zmqSend(stopper_->raw(), zmq::str_buffer("stop"), zmq::send_flags::none);
   thread_.join();
   stopper_.reset();
 }

@@ -3,13 +3,32 @@
 #include <cstring>
 
 #include "transport/errors.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
 
 zmq::message_t makePayload(const void* data, size_t bytes) { return zmq::message_t(data, bytes); }
 
 zmq::message_t makeZeroCopyPayload(void* data, size_t bytes, ReleaseFn release, void* hint) {
+#if defined(ZMPI_TSAN)
+  // zmq may call `release` on its I/O thread: bracket it for TSan (tsan_annotations.h).
+  // Only TSan builds pay for the wrapper.
+  struct Release {
+    ReleaseFn release;
+    void* hint;
+  };
+  return zmq::message_t(
+      data, bytes,
+      [](void* buffer, void* wrapped) {
+        tsan::FreeFunctionScope scope;
+        const Release callback = *static_cast<Release*>(wrapped);
+        delete static_cast<Release*>(wrapped);
+        callback.release(buffer, callback.hint);
+      },
+      new Release{release, hint});
+#else
   return zmq::message_t(data, bytes, release, hint);
+#endif
 }
 
 WireMessage decodeFrames(zmq::message_t&& headerFrame, std::optional<zmq::message_t>&& payloadFrame,

@@ -7,9 +7,9 @@
 
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
-#include "mpi/core/sanitizer_annotations.h"
 #include "mpi/datatype/datatype.h"
 #include "transport/log.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::mpi {
 namespace {
@@ -150,11 +150,14 @@ void Engine::sendEagerNow(int peerWorld, int context, int sourceRank, int tag, c
 }
 
 void Engine::releaseZeroCopy(void*, void* hint) {
+  // Maybe on zmq's I/O thread: after the frame's hand-over (the hint was written before it)
+  // and sendData's reads of the request; the waiter's wake-up before zmq's next hand-over.
+  transport::tsan::FreeFunctionScope scope;
   auto* release = static_cast<ReleaseHint*>(hint);
   if (release->pieces.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   Engine* engine = release->engine;
   Request* request = release->request;
-  happensAfter(request);  // maybe on zmq's I/O thread: after sendData's reads of the request
+  transport::tsan::acquire(request);
   delete release;
   // A frame released only because the world is going down (its sockets or rings closing
   // after an abort): the waiter has already left with the error, and a blocking send's
@@ -182,7 +185,7 @@ void Engine::sendData(Request& request, uint64_t recvId, bool inPieces) {
   const uint64_t piece = inPieces ? fabric_.dataPieceBytes(peer) : 0;
   const uint64_t pieces = piece > 0 && bytes > piece ? (bytes + piece - 1) / piece : 1;
   auto* release = new ReleaseHint{this, &request, pieces};
-  happensBefore(&request);
+  transport::tsan::release(&request);
   uint64_t n = 0;
   do {  // at least once: the hint is owned by the pieces
     envelope.offset = n * piece;

@@ -7,6 +7,7 @@
 
 #include "transport/errors.h"
 #include "transport/frames.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::runtime {
 namespace {
@@ -82,8 +83,9 @@ OpenedMessage AgentCodec::open(const transport::WireMessage& wire) const {
 bool sendAgentMessage(zmq::socket_t& socket, const std::string& peer, transport::WireMessage&& message,
                       const std::string* routingId) {
   try {
-    if (routingId != nullptr) {
-      if (!socket.send(zmq::buffer(*routingId), zmq::send_flags::sndmore | zmq::send_flags::dontwait)) return false;
+    if (routingId != nullptr &&
+        !transport::zmqSend(socket, zmq::buffer(*routingId), zmq::send_flags::sndmore | zmq::send_flags::dontwait)) {
+      return false;
     }
     return transport::sendMessage(socket, peer, message.header, std::move(message.payload), zmq::send_flags::dontwait);
   } catch (const zmq::error_t& error) {

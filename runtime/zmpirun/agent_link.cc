@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "transport/errors.h"
+#include "transport/tsan_annotations.h"
 
 namespace zmpi::runtime {
 namespace {
@@ -69,12 +70,12 @@ bool AgentLink::pollConnection() {
   bool closed = false;
   for (;;) {
     zmq::message_t event;
-    if (!monitor_.raw().recv(event, zmq::recv_flags::dontwait)) break;
+    if (!transport::zmqRecv(monitor_.raw(), event, zmq::recv_flags::dontwait)) break;
     uint16_t kind = 0;
     if (event.size() >= sizeof kind) std::memcpy(&kind, event.data(), sizeof kind);
     while (event.more()) {  // the endpoint frame
       zmq::message_t rest;
-      if (!monitor_.raw().recv(rest, zmq::recv_flags::dontwait)) break;
+      if (!transport::zmqRecv(monitor_.raw(), rest, zmq::recv_flags::dontwait)) break;
       event = std::move(rest);
     }
     switch (kind) {

@@ -90,7 +90,7 @@ TEST_CASE("message server answers malformed sync requests with an error reply", 
     INFO(message.what);
     sendRaw(req.raw(), message.frames);
     std::vector<zmq::message_t> frames;
-    REQUIRE(zmq::recv_multipart(req.raw(), std::back_inserter(frames)));
+    REQUIRE(zmqRecvMultipart(req.raw(), std::back_inserter(frames)));
     WireMessage reply = decodeMessage(std::move(frames), job);
     CHECK(reply.header.kind == kErrorReplyKind);
     CHECK_THAT(reply.payload.to_string(), Catch::Contains("malformed"));
@@ -137,9 +137,9 @@ TEST_CASE("rendezvous server rejects malformed hellos and still completes", "[re
   CHECK(table == std::vector<std::string>{"zero", "one"});
 
   zmq::pollitem_t item{dealer.raw().handle(), 0, ZMQ_POLLIN, 0};
-  REQUIRE(zmq::poll(&item, 1, 10s) == 1);
+  REQUIRE(zmqPoll(&item, 1, 10s) == 1);
   std::vector<zmq::message_t> frames;
-  REQUIRE(zmq::recv_multipart(dealer.raw(), std::back_inserter(frames)));
+  REQUIRE(zmqRecvMultipart(dealer.raw(), std::back_inserter(frames)));
   const WireMessage reply = decodeMessage(std::move(frames), job);
   CHECK(reply.header.kind == kRendezvousTable);
   CHECK(server.rejectedCount() == bad.size());

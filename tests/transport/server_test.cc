@@ -122,13 +122,13 @@ TEST_CASE("client rejects a malformed reply and stays usable", "[client][malform
   std::thread fake([&] {
     // Answers the first request with a truncated header, the second properly.
     zmq::message_t request;
-    (void)rep.raw().recv(request);
-    rep.raw().send(zmq::str_buffer("short"));
+    (void)zmqRecv(rep.raw(), request, zmq::recv_flags::none);
+    zmqSend(rep.raw(), zmq::str_buffer("short"), zmq::send_flags::none);
     std::vector<zmq::message_t> frames;
-    (void)zmq::recv_multipart(rep.raw(), std::back_inserter(frames));
+    (void)zmqRecvMultipart(rep.raw(), std::back_inserter(frames));
     WireHeader ok = header(kEchoKind);
     ok.jobHash = job;
-    rep.raw().send(zmq::buffer(rawHeader(ok)));
+    zmqSend(rep.raw(), zmq::buffer(rawHeader(ok)), zmq::send_flags::none);
   });
   ScopeExit join{[&] { fake.join(); }};
   CHECK_THROWS_AS(client.syncSend(header(kEchoKind), 5s), MalformedMessage);

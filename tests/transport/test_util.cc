@@ -133,7 +133,7 @@ std::vector<BadMessage> badMessages(uint64_t job) {
 void sendRaw(zmq::socket_t& socket, const std::vector<std::string>& frames) {
   for (size_t i = 0; i < frames.size(); ++i) {
     const bool last = i + 1 == frames.size();
-    socket.send(zmq::buffer(frames[i]), last ? zmq::send_flags::none : zmq::send_flags::sndmore);
+    zmqSend(socket, zmq::buffer(frames[i]), last ? zmq::send_flags::none : zmq::send_flags::sndmore);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "transport/client.h"
 #include "transport/latch.h"
 #include "transport/server.h"
+#include "transport/tsan_annotations.h"
 #include "transport/wire.h"
 
 namespace zmpi::transport::test {

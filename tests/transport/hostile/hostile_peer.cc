@@ -26,6 +26,7 @@
 #include "transport/context.h"
 #include "transport/rendezvous_codec.h"
 #include "transport/socket.h"
+#include "transport/tsan_annotations.h"
 #include "transport/wire.h"
 
 namespace {
@@ -83,14 +84,14 @@ std::vector<Frames> battery(uint64_t job, uint64_t otherJob, int rounds, uint16_
 int sendAll(Socket& socket, const std::vector<Frames>& messages) {
   int sent = 0;
   for (const Frames& frames : messages) {
-    if (!socket.raw().send(zmq::buffer(frames[0]),
-                           frames.size() > 1 ? zmq::send_flags::sndmore : zmq::send_flags::none)) {
+    if (!zmqSend(socket.raw(), zmq::buffer(frames[0]),
+                 frames.size() > 1 ? zmq::send_flags::sndmore : zmq::send_flags::none)) {
       return sent;
     }
     // The first frame is queued, so the rest of the message is accepted at once.
     for (size_t i = 1; i < frames.size(); ++i) {
-      socket.raw().send(zmq::buffer(frames[i]),
-                        i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+      zmqSend(socket.raw(), zmq::buffer(frames[i]),
+              i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
     }
     ++sent;
   }
