@@ -43,18 +43,6 @@ expect_rc env 0
 expect_text env out "R=0 H=127.0.0.2 B=127.0.0.2 L=0/2 S=none"
 expect_text env out "R=3 H=127.0.0.3 B=127.0.0.3 L=1/2 S=none"
 
-# Under ThreadSanitizer these remote-stdin jobs stall in TSan itself, not in zmpi: libzmq is
-# not instrumented, so each 64 KiB piece it hands between a user thread and its I/O thread
-# looks like a race, reported word by word and suppressed (race:libzmq.so) only after each
-# report is built. One 3 MiB job made ~133,000 suppressed reports in zmpirun (on its zmq
-# I/O thread, which also carries the heartbeats) and ~92,000 in zmpid (on its event loop,
-# busy 30 s), so both sides hear nothing for the 3 s heartbeat timeout. Ignoring libzmq's
-# accesses (called_from_lib:libzmq.so) makes them pass, but hides the hand-over's ordering
-# from TSan and so brings false reports elsewhere (transport and MPI tests): skipped here
-# until the zmq hand-over is annotated for TSan.
-if [[ -n "${TSAN_OPTIONS:-}" ]]; then
-  echo "notice: remote-stdin checks skipped under ThreadSanitizer (TSan's cost of libzmq's suppressed reports)"
-else
 # stdin goes to rank 0 on its remote host through its agent: a few MiB arrive whole
 # (checksum), lines through a pipe arrive in order, the other ranks read /dev/null.
 head -c $((3 * 1024 * 1024 + 4321)) /dev/urandom >"$WORK/input.bin"
@@ -129,7 +117,6 @@ wait "$job"
 RC=$?
 expect_rc stdinunread 143
 expect_no_leftovers stdinunread
-fi
 
 # A real MPI program: tcp between the two hosts, the same-host path within each.
 if [[ -n "${MPI_PROGRAM:-}" ]]; then

@@ -91,15 +91,7 @@ expect_intact() {
   fi
 }
 
-wheres=(local remote)
-# Under ThreadSanitizer the remote cases would move some 40 MiB through libzmq, whose every
-# hand-over TSan reports and suppresses at great cost (see agents.sh's remote-stdin note):
-# heartbeats then go unanswered. The local cases test the same loop.
-if [[ -n "${TSAN_OPTIONS:-}" ]]; then
-  echo "notice: remote cases skipped under ThreadSanitizer (TSan's cost of libzmq's suppressed reports)"
-  wheres=(local)
-fi
-for where in "${wheres[@]}"; do
+for where in local remote; do
   if [[ $where == local ]]; then hosts=(-np 2) np=2; else hosts=(-np 3 --hostfile "$WORK/hosts") np=3; fi
 
   # (a) SIGTERM while the reader is paused: every rank ends promptly; once the reader
