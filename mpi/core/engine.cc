@@ -68,7 +68,12 @@ Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
   fabric_.setPlacement([this](const transport::WireHeader& header) { return placeData(header); });
 }
 
-Engine::~Engine() = default;
+Engine::~Engine() {
+  // A completion on another thread (zmq's I/O thread in a zero-copy free function) may still
+  // be inside complete() when its waiter, having seen `done`, ends the world: wait until it
+  // lets go of the lock (complete() touches nothing of the engine after that).
+  std::lock_guard lock(mutex_);
+}
 
 bool Engine::matches(const Request& request, const Envelope& envelope) const {
   return request.context == envelope.context && (request.peer == MPI_ANY_SOURCE || request.peer == envelope.source) &&
@@ -344,10 +349,8 @@ void Engine::complete(Request& request) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
 #endif
     if (sleepers_.load(std::memory_order_relaxed) == 0) return;
-    {
-      std::lock_guard lock(mutex_);
-      ++epoch_;
-    }
+    std::lock_guard lock(mutex_);
+    ++epoch_;
     progress_.notify_all();
     return;
   }
@@ -358,8 +361,10 @@ void Engine::complete(Request& request) {
     destroy = request.freed;
     ++epoch_;
     request.done.store(true, std::memory_order_release);
+    // Under the lock: a waiter that saw `done` may destroy this engine once it is released
+    // (~Engine takes it first). TSan found the wake-up after the unlock racing with ~Engine.
+    progress_.notify_all();
   }
-  progress_.notify_all();
   if (destroy) delete &request;
 }
 
