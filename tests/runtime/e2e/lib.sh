@@ -95,8 +95,9 @@ abandon_job() {
 # wait_for NAME out|err PATTERN COUNT [SECONDS]: waits until the job's stdout/stderr has
 # COUNT lines matching the extended regex PATTERN; false after SECONDS (default 30).
 wait_for() {
-  local file="$WORK/$1.$2" pattern=$3 count=$4 deadline=$(($(now_ms) + ${5:-30} * 1000))
-  until (($(grep -cE -- "$pattern" "$file" 2>/dev/null) >= count)); do
+  local file="$WORK/$1.$2" pattern=$3 count=$4 deadline=$(($(now_ms) + ${5:-30} * 1000)) seen
+  # (A file not yet created counts as no lines, not as an empty arithmetic operand.)
+  until seen=$(grep -cE -- "$pattern" "$file" 2>/dev/null); ((${seen:-0} >= count)); do
     (($(now_ms) < deadline)) || return 1
     sleep 0.01
   done

@@ -56,13 +56,23 @@ for np in 2 3 4; do
 done
 expect_no_leftovers soak
 # Of the files that appeared, those no live process uses (tests running alongside may
-# hold theirs): an object nobody maps, an ipc path nobody listens on.
+# hold theirs): an object nobody maps, an ipc path nobody listens on. A test running
+# alongside may also be between creating an object and mapping it, or unmapping and
+# unlinking it (an RMA window's -wN segment under TSan took that long): a file counts as
+# left behind only if it stays so for 3 s (bounded retries, looking again each 0.1 s).
+unused() {
+  case $1 in
+    /dev/shm/*) [[ -e $1 ]] && ! grep -qsF "$1" /proc/[0-9]*/maps ;;
+    *) [[ -e $1 ]] && ! grep -qsF "$1" /proc/net/unix ;;
+  esac
+}
 stale=()
 for file in $(comm -13 <(echo "$before") <(snapshot)); do
-  case $file in
-    /dev/shm/*) grep -qsF "$file" /proc/[0-9]*/maps || stale+=("$file") ;;
-    *) grep -qsF "$file" /proc/net/unix || stale+=("$file") ;;
-  esac
+  for ((look = 0; look < 30; ++look)); do
+    unused "$file" || continue 2
+    sleep 0.1
+  done
+  stale+=("$file")
 done
 if ((${#stale[@]} == 0)); then pass "no shared-memory object or ipc file left"; else fail "left behind: ${stale[*]}"; fi
 finish
