@@ -1,11 +1,11 @@
-# Precompiled headers (-DZMPI_PCH=ON; scripts/test.sh turns them on for its -O1 sanitizer and
-# fuzz builds): the system headers that most zmpi sources include -- the standard library,
+# Precompiled headers (-DZMPI_PCH=ON; scripts/test.sh turns them on for its -O1 ASan and fuzz
+# builds): the system headers that most zmpi sources include -- the standard library,
 # cppzmq, spdlog (through transport/log.h), Open MPI's mpi.h, Catch2 -- are parsed once per
 # target instead of once per source, a quarter less compile time. Only system headers, never
-# a project header, and only into C++ sources. Off by default: at -O2, GCC 12 reports its
-# known false -Warray-bounds on std::string's inlined memcpy from a precompiled <string> (the
-# same header included as text is a system header and stays quiet), which -Werror makes
-# fatal. scripts/lint.sh removes the forced include from the compile commands it checks, so
+# a project header, and only into C++ sources. Off by default: at -O2 (and with TSan at -O1),
+# GCC 12 reports its known false -Warray-bounds on std::string's inlined memcpy from a
+# precompiled <string> (the same header included as text is a system header and stays
+# quiet), which -Werror makes fatal. scripts/lint.sh removes the forced include from the compile commands it checks, so
 # clang-tidy and cppcheck see each source with its own includes.
 option(ZMPI_PCH "Precompile the common system headers of the C++ targets (for -O1 builds)" OFF)
 set(ZMPI_PCH_HEADERS
