@@ -5,8 +5,8 @@
 # a project header, and only into C++ sources. Off by default: at -O2 (and with TSan at -O1),
 # GCC 12 reports its known false -Warray-bounds on std::string's inlined memcpy from a
 # precompiled <string> (the same header included as text is a system header and stays
-# quiet), which -Werror makes fatal. scripts/lint.sh removes the forced include from the compile commands it checks, so
-# clang-tidy and cppcheck see each source with its own includes.
+# quiet), which -Werror makes fatal. scripts/lint.sh removes the forced include from the
+# compile commands it checks, so clang-tidy and cppcheck see each source with its own includes.
 option(ZMPI_PCH "Precompile the common system headers of the C++ targets (for -O1 builds)" OFF)
 set(ZMPI_PCH_HEADERS
   <algorithm> <array> <atomic> <chrono> <condition_variable> <cstddef> <cstdint> <cstdio> <cstdlib>
