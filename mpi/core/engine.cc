@@ -221,6 +221,9 @@ void Engine::receiveData(Request& request, transport::WireMessage& wire, const E
     // byte completes the receive.
     std::lock_guard lock(mutex_);
     auto it = awaitingData_.find(envelope.recvId);
+    // Gone: another thread stored the last byte, and this piece repeats one (a hostile or
+    // broken peer); the receive is complete already.
+    if (it == awaitingData_.end()) return;
     it->second.arrived += length;
     if (it->second.arrived < envelope.totalBytes) return;
     awaitingData_.erase(it);
@@ -416,10 +419,10 @@ bool Engine::spinUntil(transport::FunctionRef<bool()> ready) {
   return ready();
 }
 
-void Engine::setSpinPolicy(bool oversubscribed, bool bound) {
+void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound) {
   const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
-  if (forced >= 0) oversubscribed = forced != 0;
-  pollsPerYield_ = oversubscribed ? 1 : bound ? kPollsPerYieldBound : kPollsPerYieldUnbound;
+  if (forced >= 0) yieldWhenIdle = forced != 0;
+  pollsPerYield_ = yieldWhenIdle ? 1 : bound ? kPollsPerYieldBound : kPollsPerYieldUnbound;
 }
 
 void Engine::prepareToBlock() {

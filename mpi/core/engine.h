@@ -89,10 +89,10 @@ class Engine {
   std::size_t eagerLimit() const { return eagerLimit_; }
   // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us).
   std::chrono::microseconds spinTime() const { return spinTime_; }
-  // How often a spin yields the CPU (see pollsPerYield_), from whether this host has more
-  // ranks than CPUs and whether this rank is bound to its own CPUs;
-  // ZMPI_YIELD_WHEN_IDLE=0/1 overrides the first.
-  void setSpinPolicy(bool oversubscribed, bool bound);
+  // How often a spin yields the CPU (see pollsPerYield_): after every empty poll if
+  // `yieldWhenIdle` (the host has more ranks than CPUs, or a peer is reached over zmq;
+  // ZMPI_YIELD_WHEN_IDLE=0/1 overrides), else by whether this rank is bound to its CPUs.
+  void setSpinPolicy(bool yieldWhenIdle, bool bound);
   unsigned pollsPerYield() const { return pollsPerYield_; }
   std::size_t unexpectedCount();
   // The user threads' poller registration: while one spins in wait()/waitUntil() the
