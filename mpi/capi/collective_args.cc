@@ -5,6 +5,7 @@
 
 #include "mpi/capi/collective_validate.h"
 #include "mpi/coll/direct.h"
+#include "mpi/coll/shm_collectives.h"
 
 namespace zmpi::mpi::capi {
 namespace {
@@ -73,7 +74,7 @@ coll::Plan barrierPlan(MPI_Comm comm) { return coll::planBarrier(commArg(comm));
 
 void runBarrier(MPI_Comm comm) {
   Communicator& c = commArg(comm);
-  if (!coll::barrierDirect(c)) coll::run(*coll::planBarrier(c));
+  if (!coll::barrierShm(c) && !coll::barrierDirect(c)) coll::run(*coll::planBarrier(c));
 }
 
 coll::Plan bcastPlan(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
@@ -83,7 +84,7 @@ coll::Plan bcastPlan(void* buffer, int count, MPI_Datatype datatype, int root, M
 
 void runBcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   const BcastArgs a = bcastArgs(buffer, count, datatype, root, comm);
-  if (!coll::bcastDirect(a.comm, buffer, count, a.type, root)) {
+  if (!coll::bcastShm(a.comm, buffer, count, a.type, root) && !coll::bcastDirect(a.comm, buffer, count, a.type, root)) {
     coll::run(*coll::planBcast(a.comm, buffer, count, a.type, root));
   }
 }
@@ -139,7 +140,8 @@ coll::Plan allgatherPlan(const void* sendbuf, int sendcount, MPI_Datatype sendty
 void runAllgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
   const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  if (!coll::allgatherDirect(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype)) {
+  if (!coll::allgatherShm(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype) &&
+      !coll::allgatherDirect(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype)) {
     coll::run(*coll::planAllgather(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype));
   }
 }
@@ -162,7 +164,8 @@ coll::Plan alltoallPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 void runAlltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
   const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  if (!coll::alltoallDirect(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype)) {
+  if (!coll::alltoallShm(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype) &&
+      !coll::alltoallDirect(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype)) {
     coll::run(*coll::planAlltoall(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype));
   }
 }

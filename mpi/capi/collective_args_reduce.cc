@@ -5,6 +5,7 @@
 #include "mpi/capi/collective_args.h"
 #include "mpi/capi/collective_validate.h"
 #include "mpi/coll/direct.h"
+#include "mpi/coll/shm_collectives.h"
 
 namespace zmpi::mpi::capi {
 namespace {
@@ -56,7 +57,8 @@ coll::Plan reducePlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatyp
 void runReduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
   const Operands args = reduceArgs(sendbuf, recvbuf, count, datatype, op, root, comm);
-  if (!coll::reduceDirect(args.comm, sendbuf, recvbuf, count, args.type, args.op, root)) {
+  if (!coll::reduceShm(args.comm, sendbuf, recvbuf, count, args.type, args.op, root) &&
+      !coll::reduceDirect(args.comm, sendbuf, recvbuf, count, args.type, args.op, root)) {
     coll::run(*coll::planReduce(args.comm, sendbuf, recvbuf, count, args.type, args.op, root));
   }
 }
@@ -69,7 +71,8 @@ coll::Plan allreducePlan(const void* sendbuf, void* recvbuf, int count, MPI_Data
 
 void runAllreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   const Operands args = everyRankInPlace(sendbuf, recvbuf, count, datatype, op, comm);
-  if (!coll::allreduceDirect(args.comm, sendbuf, recvbuf, count, args.type, args.op)) {
+  if (!coll::allreduceShm(args.comm, sendbuf, recvbuf, count, args.type, args.op) &&
+      !coll::allreduceDirect(args.comm, sendbuf, recvbuf, count, args.type, args.op)) {
     coll::run(*coll::planAllreduce(args.comm, sendbuf, recvbuf, count, args.type, args.op));
   }
 }

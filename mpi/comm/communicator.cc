@@ -1,5 +1,6 @@
 #include "mpi/comm/communicator.h"
 
+#include "mpi/coll/shm_area.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
 

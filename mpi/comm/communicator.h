@@ -23,6 +23,10 @@ class World;
 // defined in mpi/topo/.
 struct Topology;
 
+namespace coll {
+class ShmArea;
+}  // namespace coll
+
 class Communicator {
  public:
   // `myWorldRank` is this process's rank in its world (several worlds may share a process
@@ -54,6 +58,12 @@ class Communicator {
   // A per-communicator sequence for collective operations, folded into their tags so
   // back-to-back (or nonblocking, overlapping) collectives never cross-match.
   uint32_t nextCollectiveSequence() { return collectiveSequence_++; }
+
+  // Same-host shared-memory collectives (coll/shm_area.h): the segment, set up by the
+  // first call that asks, and whether that was tried. Only the thread running this
+  // communicator's collective touches them (MPI forbids concurrent ones on a communicator).
+  std::unique_ptr<coll::ShmArea> collShm;
+  bool collShmTried = false;
 
   bool predefined() const { return predefined_; }
   void markPredefined() { predefined_ = true; }

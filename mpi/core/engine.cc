@@ -89,6 +89,12 @@ void Engine::throwIfAborted() {
   if (aborted_) fail(MPI_ERR_OTHER, "the job is ending: " + abortReason_);
 }
 
+void Engine::checkAborted() {
+  if (!abortedFlag_.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(mutex_);
+  throwIfAborted();
+}
+
 // ---------------------------------------------------------------------------- sends
 
 void Engine::startSend(Request& request) {

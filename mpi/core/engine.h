@@ -99,6 +99,12 @@ class Engine {
   // progress thread leaves the shared-memory rings alone, and it drops a registration
   // left lingering after the spin.
   PollRegistration& pollRegistration() { return polling_; }
+  // Polls the shared-memory rings on this thread until `ready()` or spinTime() passes.
+  // Returns whether `ready()` held. Also for waits outside the engine (coll/shm_wait.h:
+  // a rank waiting on a shared-memory collective keeps draining its rings, as here).
+  bool spinUntil(transport::FunctionRef<bool()> ready);
+  // Throws MpiError if the world is aborted (for waits outside the engine).
+  void checkAborted();
 
  private:
   struct ReleaseHint {
@@ -133,9 +139,6 @@ class Engine {
   const IncomingMessage* findUnexpected(int context, int source, int tag) const;
   // probe/mprobe: spins until such a message is queued or spinTime() passes.
   void spinForUnexpected(int context, int source, int tag);
-  // Polls the shared-memory rings on this thread until `ready()` or spinTime() passes.
-  // Returns whether `ready()` held.
-  bool spinUntil(transport::FunctionRef<bool()> ready);
   // Empty polls between two yields (and looks at the clock) for a rank bound to its own
   // core, and for an unbound one: a yield is a system call and a clock read 50-90 ns on
   // a VM, and a message arriving meanwhile waits for them; but an unbound rank may share

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# A real MPI rank killed by SIGKILL while it is blocked in MPI_Recv, in MPI_Allreduce and
-# in MPI_Finalize: zmpirun ends the job within 2 s of the kill (measured from the kill),
+# A real MPI rank killed by SIGKILL while it is blocked in MPI_Recv, in MPI_Allreduce, in
+# a shared-memory MPI_Barrier (others asleep on its futex) and in MPI_Finalize: zmpirun ends the job within 2 s of the kill (measured from the kill),
 # with status 137 and a message naming the rank, and no process of the job is left.
 source "$(dirname "$0")/lib.sh"
 : "${FAULT_RANK:?FAULT_RANK must point at mpi_fault_rank}"
 LIMIT_MS=2000
 
-for mode in recv coll finalize; do
+for mode in recv coll barrier finalize; do
   for np in 2 4; do
     name="$mode$np"
     # debug: zmpirun logs "rank 1 is finalizing" once rank 1 is inside MPI_Finalize.

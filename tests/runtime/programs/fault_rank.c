@@ -4,6 +4,8 @@
  *   fault_rank recv        every rank blocks in MPI_Recv (nothing is ever sent)
  *   fault_rank coll        rank 0 blocks in MPI_Recv; the others block in MPI_Allreduce
  *   fault_rank finalize    rank 0 blocks in MPI_Recv; the others block in MPI_Finalize
+ *   fault_rank barrier     barriers on every rank (same-host: shared-memory ones), then
+ *                          rank 0 blocks in MPI_Recv; the others wait in MPI_Barrier
  *   fault_rank shm         a shared window (MPI_Win_allocate_shared) per host, then recv
  *   fault_rank traffic [HOLD]  point-to-point (eager and rendezvous sizes) and
  *                          collectives, checked; finalize; every rank checks that it has
@@ -133,6 +135,14 @@ int main(int argc, char** argv) {
     int one = 1, sum = 0;
     MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     return fail("an allreduce without rank 0 completed");
+  } else if (strcmp(mode, "barrier") == 0) {
+    /* The first barriers set up the communicator's shared-memory collectives: the last
+     * one waits on a flag in shared memory (spin, then a futex), not on a message. */
+    for (int i = 0; i < 3; ++i) MPI_Barrier(MPI_COMM_WORLD);
+    ready(rank);
+    if (rank == 0) blockInRecv();
+    MPI_Barrier(MPI_COMM_WORLD);
+    return fail("a barrier without rank 0 completed");
   } else if (strcmp(mode, "finalize") == 0) {
     ready(rank);
     if (rank == 0) blockInRecv();

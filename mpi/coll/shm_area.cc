@@ -1,0 +1,151 @@
+#include "mpi/coll/shm_area.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mpi/comm/agreement.h"
+#include "mpi/comm/communicator.h"
+#include "mpi/core/engine.h"
+#include "mpi/core/world.h"
+#include "transport/errors.h"
+#include "transport/job_files.h"
+#include "transport/log.h"
+
+namespace zmpi::mpi::coll {
+namespace {
+
+bool envOff(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::strcmp(value, "0") == 0;
+}
+
+// Only what is the same on every rank of the job: its environment and the communicator's
+// placement. A rank's own failure to map the segment is agreed on during set-up.
+bool qualifies(Communicator& comm) {
+  if (!shmCollectivesEnabled() || comm.size() < 2 || comm.size() > ShmArea::kMaxRanks) return false;
+  World& world = comm.world();
+  for (int r = 0; r < comm.size(); ++r) {
+    if (world.hostOf(comm.worldRankOf(r)) != world.host()) return false;
+  }
+  return true;
+}
+
+// Unique among the segments this process creates (several mock worlds share a process).
+std::atomic<int> nextSegmentId{0};
+
+std::string segmentName(uint64_t jobHash, int creatorPid, int id) {
+  // The job's prefix: the launcher removes a crashed job's segments (job_files.h).
+  return transport::jobShmPrefix(jobHash) + std::to_string(creatorPid) + "-c" + std::to_string(id);
+}
+
+// Rank 0 creates the segment, the others map it once they know its name; every rank says
+// whether it could, and the area is used only if all could. Rank 0 unlinks the name as
+// soon as everyone has mapped it (or given up): nothing stays behind in /dev/shm, and a
+// crash before that leaves a name the launcher removes with the job's files.
+std::unique_ptr<ShmArea> setUp(Communicator& comm) {
+  Engine& engine = comm.world().engine();
+  const uint64_t jobHash = engine.jobHash();
+  const std::size_t bytes = ShmArea::bytesFor(comm.size());
+  transport::SharedSegment segment;
+  std::vector<int> mine{0, 0, 0};  // created, creator pid, segment id (rank 0's count)
+  if (comm.rank() == 0) {
+    const int id = nextSegmentId.fetch_add(1, std::memory_order_relaxed);
+    try {
+      segment = transport::SharedSegment::create(segmentName(jobHash, getpid(), id), bytes);
+      mine = {1, getpid(), id};
+    } catch (const transport::TransportError& error) {
+      log::get("mpi")->debug("shared-memory collectives off for a communicator: {}", error.what());
+    }
+  }
+  const std::vector<int> names = allgatherInts(comm, mine);
+  if (names[0] == 0) return nullptr;  // every rank sees rank 0's entry
+  int mapped = 1;
+  if (comm.rank() != 0) {
+    try {
+      segment = transport::SharedSegment::open(segmentName(jobHash, names[1], names[2]));
+      mapped = segment.size() == bytes;
+    } catch (const transport::TransportError& error) {
+      log::get("mpi")->debug("shared-memory collectives off for a communicator: {}", error.what());
+      mapped = 0;
+    }
+  }
+  const std::vector<int> all = allgatherInts(comm, {mapped});
+  segment.unlinkName();  // the creator only; everyone has mapped it or given up
+  if (std::find(all.begin(), all.end(), 0) != all.end()) return nullptr;
+  return std::make_unique<ShmArea>(std::move(segment), engine, comm.rank(), comm.size());
+}
+
+}  // namespace
+
+bool shmCollectivesEnabled() {
+  // ZMPI_COLL_DIRECT=0 asks for the plans' messages: the shared-memory path is off too.
+  static const bool enabled = [] {
+    if (envOff("ZMPI_COLL_SHM") || envOff("ZMPI_COLL_DIRECT")) return false;
+    const char* transport = std::getenv("ZMPI_TRANSPORT");  // tcp or ipc: no shared memory
+    return transport == nullptr || std::strcmp(transport, "shm") == 0;
+  }();
+  return enabled;
+}
+
+ShmArea* shmAreaOf(Communicator& comm) {
+  if (comm.collShm) return comm.collShm.get();
+  if (comm.collShmTried) return nullptr;
+  comm.collShmTried = true;
+  if (!qualifies(comm)) return nullptr;
+  comm.collShm = setUp(comm);
+  return comm.collShm.get();
+}
+
+ShmArea::ShmArea(transport::SharedSegment segment, Engine& engine, int rank, int size)
+    : segment_(std::move(segment)), engine_(engine), rank_(rank), size_(size) {}
+
+std::size_t ShmArea::bytesFor(int size) {
+  const auto ranks = static_cast<std::size_t>(size);
+  return kHeaderBytes + ranks * sizeof(Line) + ranks * kBuffers * kSlotBytes;
+}
+
+char* ShmArea::slot(int rank, int buffer) const {
+  const auto index = static_cast<std::size_t>(rank) * kBuffers + static_cast<std::size_t>(buffer);
+  return base() + kHeaderBytes + static_cast<std::size_t>(size_) * sizeof(Line) + index * kSlotBytes;
+}
+
+uint64_t ShmArea::finished(int q) const {
+  const uint64_t ready = line(q)->ready.load(std::memory_order_acquire);
+  const uint64_t done = line(q)->done.load(std::memory_order_acquire);
+  return std::max(done, ready == 0 ? 0 : ready - 1);
+}
+
+void ShmArea::waitReady(int rank, uint64_t seq) {
+  std::atomic<uint64_t>& flag = line(rank)->ready;
+  if (flag.load(std::memory_order_acquire) >= seq) return;
+  waitShm(engine_, header()->bell, [&] { return flag.load(std::memory_order_acquire) >= seq; });
+}
+
+void ShmArea::waitAllReady(uint64_t seq) {
+  for (int q = 0; q < size_; ++q) {
+    if (q != rank_) waitReady(q, seq);
+  }
+  knownFinished_ = std::max(knownFinished_, seq - 1);
+}
+
+void ShmArea::waitWritable(int buffer, uint64_t seq) {
+  const uint64_t last = lastWrite_[buffer];
+  lastWrite_[buffer] = seq;
+  if (knownFinished_ >= last) return;
+  // Look at everyone's progress once (so that a root running ahead looks only every few
+  // calls), then wait for whoever is behind.
+  uint64_t least = UINT64_MAX;
+  for (int q = 0; q < size_; ++q) {
+    if (q == rank_) continue;
+    if (finished(q) < last) waitShm(engine_, header()->bell, [&] { return finished(q) >= last; });
+    least = std::min(least, finished(q));
+  }
+  knownFinished_ = std::max(knownFinished_, least);
+}
+
+}  // namespace zmpi::mpi::coll

@@ -1,0 +1,40 @@
+#pragma once
+// Waiting on a shared-memory collective's flags (shm_area.h). A waiter first spins with the
+// engine's policy (Engine::spinUntil: spinTime(), a yield every pollsPerYield() polls, every
+// poll when the host is oversubscribed), draining this rank's point-to-point rings meanwhile
+// as any MPI wait does, so the progress thread's ring registration stays honest. Then it
+// sleeps on a futex in the segment (a cross-process one: not FUTEX_PRIVATE), with a bounded
+// timeout after which it looks whether the job is ending (Engine::checkAborted): an
+// aborting job never leaves a rank asleep here.
+//
+// A publisher stores its flag, then rings the doorbell: a system call only when a
+// sleeper count says someone sleeps. Dekker's pattern on (flag, sleepers) with a full
+// fence on both sides: either the publisher sees the sleeper, or the sleeper's last check
+// sees the flag.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+#include "mpi/core/engine.h"
+#include "transport/function_ref.h"
+
+namespace zmpi::mpi::coll {
+
+// Lives in the shared segment, on a cache line of its own; zero-filled is a valid state.
+struct ShmDoorbell {
+  std::atomic<uint32_t> generation;  // the futex word: bumped by every ring that wakes
+  std::atomic<uint32_t> sleepers;    // waiters in (or about to enter) FUTEX_WAIT
+};
+static_assert(std::atomic<uint32_t>::is_always_lock_free, "futex words must be plain 32-bit words");
+
+// How long a sleeper sleeps before it checks for an aborting job (and sleeps again).
+inline constexpr std::chrono::milliseconds kShmSleepSlice{50};
+
+// Stores `value` into `flag` (release) and wakes the sleepers if there are any.
+void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value);
+
+// Returns once `ready()` holds; throws MpiError if the job aborts meanwhile. `ready` must
+// read the flags it depends on with acquire loads.
+void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> ready);
+
+}  // namespace zmpi::mpi::coll

@@ -1,0 +1,238 @@
+// Shared-memory collectives (coll/shm_collectives.h) against the plans, in mock mode
+// (ranks are threads of one process, each mapping the communicator's segment itself): on
+// 2, 3, 4 and 8 ranks, every root, in place or not, commutative and non-commutative ops,
+// sizes up to the slot and just above it (then the call must decline), the same results.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "coll_harness.h"
+#include "mpi/coll/shm_area.h"
+#include "mpi/coll/shm_collectives.h"
+
+using namespace zmpi::mpi;
+using namespace zmpi::mpi::coll;
+using namespace zmpi::mpi::testing;
+
+namespace {
+
+const int kRankCounts[] = {2, 3, 4, 8};
+constexpr int kSlotInts = static_cast<int>(ShmArea::kSlotBytes / sizeof(int));
+
+template <typename T>
+std::vector<char> bytesOf(const std::vector<T>& values) {
+  std::vector<char> out(values.size() * sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+std::vector<int> numbers(int rank, int count, int salt = 0) {
+  std::vector<int> v(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = rank * 1000 + i * 7 + salt;
+  return v;
+}
+
+std::vector<Matrix> matrices(int rank, int count) {
+  std::vector<Matrix> v;
+  for (int i = 0; i < count; ++i) v.push_back(matrixOf(rank, static_cast<std::size_t>(i)));
+  return v;
+}
+
+const TestSum kSum;
+const TestMatrixProduct kProduct;
+
+// Runs `call` on p mock ranks: its results per rank, and whether every rank's shm form
+// served the call.
+struct Outcome {
+  std::vector<std::vector<char>> results;
+  bool served = true;
+};
+using Call = std::function<std::vector<char>(Communicator&, bool shm, bool& served)>;
+Outcome outcomeOf(int p, bool shm, const Call& call) {
+  PerRank<std::vector<char>> results(p);
+  PerRank<int> served(p);
+  runRanks(p, [&](World& world) {
+    bool went = true;
+    results.set(world.rank(), call(world.commWorld(), shm, went));
+    served.set(world.rank(), went ? 1 : 0);
+  });
+  Outcome outcome;
+  for (int r = 0; r < p; ++r) {
+    outcome.results.push_back(results[r]);
+    outcome.served = outcome.served && served[r] == 1;
+  }
+  return outcome;
+}
+
+// The shm form serves the call (or declines it on every rank, if `fits` is false) and
+// ends with the plan's results.
+void compare(const std::string& what, int p, bool fits, const Call& call) {
+  const Outcome shm = outcomeOf(p, true, call);
+  const Outcome plan = outcomeOf(p, false, call);
+  INFO(what << " on " << p << " ranks");
+  CHECK(shm.served == fits);
+  CHECK(shm.results == plan.results);
+}
+
+std::vector<char> joined(std::vector<char> a, const std::vector<char>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("shm barrier serves every communicator of a few ranks", "[coll][shm]") {
+  for (int p : kRankCounts) {
+    compare("barrier", p, true, [](Communicator& comm, bool shm, bool& served) {
+      for (int i = 0; i < 5; ++i) {
+        if (shm) {
+          served = barrierShm(comm) && served;
+        } else {
+          run(*planBarrier(comm));
+        }
+      }
+      return std::vector<char>();
+    });
+  }
+}
+
+TEST_CASE("shm bcast and reduce match the plans for every root", "[coll][shm]") {
+  for (int p : kRankCounts) {
+    for (int root = 0; root < p; ++root) {
+      for (int count : {1, 33, kSlotInts, kSlotInts + 1}) {
+        const bool fits = count <= kSlotInts;
+        compare("bcast root " + std::to_string(root) + " count " + std::to_string(count), p, fits,
+                [&](Communicator& comm, bool shm, bool& served) {
+                  std::vector<int> data = comm.rank() == root ? numbers(root, count) : std::vector<int>(count, -1);
+                  if (shm) served = bcastShm(comm, data.data(), count, intType(), root);
+                  if (!shm || !served) run(*planBcast(comm, data.data(), count, intType(), root));
+                  return bytesOf(data);
+                });
+        if (count % 4 != 0 && count != 1) continue;  // matrices: 16-byte elements
+        for (bool inPlace : {false, true}) {
+          const int m = count == 1 ? 1 : count / 4;
+          compare(
+              "reduce root " + std::to_string(root) + " count " + std::to_string(count) + (inPlace ? " in place" : ""),
+              p, m * 16 <= static_cast<int>(ShmArea::kSlotBytes), [&](Communicator& comm, bool shm, bool& served) {
+                const bool here = inPlace && comm.rank() == root;
+                std::vector<int> in = numbers(comm.rank(), count), out(static_cast<std::size_t>(count), -1);
+                std::vector<Matrix> min = matrices(comm.rank(), m), mout(static_cast<std::size_t>(m));
+                if (here) {
+                  out = in;
+                  mout = min;
+                }
+                const void* sendInts = here ? MPI_IN_PLACE : in.data();
+                const void* sendMatrices = here ? MPI_IN_PLACE : min.data();
+                if (shm) {
+                  served = reduceShm(comm, sendInts, out.data(), count, intType(), kSum, root);
+                  served = reduceShm(comm, sendMatrices, mout.data(), m, matrixType(), kProduct, root) && served;
+                }
+                if (!shm || !served) {
+                  run(*planReduce(comm, sendInts, out.data(), count, intType(), kSum, root));
+                  run(*planReduce(comm, sendMatrices, mout.data(), m, matrixType(), kProduct, root));
+                }
+                if (comm.rank() != root) return std::vector<char>();
+                return joined(bytesOf(out), bytesOf(mout));
+              });
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("shm allreduce matches the plans, in rank order for non-commutative ops", "[coll][shm]") {
+  for (int p : kRankCounts) {
+    for (int count : {1, 40, kSlotInts, kSlotInts + 1}) {
+      for (bool inPlace : {false, true}) {
+        const int m = count == 1 ? 1 : count / 4;
+        compare("allreduce count " + std::to_string(count) + (inPlace ? " in place" : ""), p, count <= kSlotInts,
+                [&](Communicator& comm, bool shm, bool& served) {
+                  std::vector<int> in = numbers(comm.rank(), count), out(static_cast<std::size_t>(count), -1);
+                  std::vector<Matrix> min = matrices(comm.rank(), m), mout(static_cast<std::size_t>(m));
+                  if (inPlace) {
+                    out = in;
+                    mout = min;
+                  }
+                  const void* sendInts = inPlace ? MPI_IN_PLACE : in.data();
+                  const void* sendMatrices = inPlace ? MPI_IN_PLACE : min.data();
+                  if (shm) {
+                    served = allreduceShm(comm, sendInts, out.data(), count, intType(), kSum);
+                    // The matrices always fit: both calls go the same way only if the ints did.
+                    if (served) served = allreduceShm(comm, sendMatrices, mout.data(), m, matrixType(), kProduct);
+                  }
+                  if (!shm || !served) {
+                    run(*planAllreduce(comm, sendInts, out.data(), count, intType(), kSum));
+                    run(*planAllreduce(comm, sendMatrices, mout.data(), m, matrixType(), kProduct));
+                  }
+                  return joined(bytesOf(out), bytesOf(mout));
+                });
+      }
+    }
+  }
+}
+
+TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
+  for (int p : kRankCounts) {
+    const int alltoallLimit = kSlotInts / p;
+    for (int count : {1, 17, alltoallLimit, alltoallLimit + 1, kSlotInts, kSlotInts + 1}) {
+      for (bool inPlace : {false, true}) {
+        const std::string how = " count " + std::to_string(count) + (inPlace ? " in place" : "");
+        compare("allgather" + how, p, count <= kSlotInts, [&](Communicator& comm, bool shm, bool& served) {
+          const int r = comm.rank();
+          std::vector<int> in = numbers(r, count), out(static_cast<std::size_t>(count * p), -1);
+          if (inPlace) std::copy(in.begin(), in.end(), out.begin() + static_cast<std::ptrdiff_t>(r) * count);
+          const void* send = inPlace ? MPI_IN_PLACE : in.data();
+          const Datatype* sendType = inPlace ? nullptr : &intType();
+          if (shm) served = allgatherShm(comm, send, count, sendType, out.data(), count, intType());
+          if (!shm || !served) run(*planAllgather(comm, send, count, sendType, out.data(), count, intType()));
+          return bytesOf(out);
+        });
+        compare("alltoall" + how, p, count <= alltoallLimit, [&](Communicator& comm, bool shm, bool& served) {
+          std::vector<int> in = numbers(comm.rank(), count * p), out(static_cast<std::size_t>(count * p), -1);
+          if (inPlace) out = in;
+          const void* send = inPlace ? MPI_IN_PLACE : in.data();
+          const Datatype* sendType = inPlace ? nullptr : &intType();
+          if (shm) served = alltoallShm(comm, send, count, sendType, out.data(), count, intType());
+          if (!shm || !served) run(*planAlltoall(comm, send, count, sendType, out.data(), count, intType()));
+          return bytesOf(out);
+        });
+      }
+    }
+  }
+}
+
+TEST_CASE("shm collectives in a long mixed sequence reuse their slots safely", "[coll][shm]") {
+  // Bcast roots and reduce's non-roots run ahead of slower ranks; each call's values
+  // differ, so a slot overwritten before it was read shows as a wrong value.
+  constexpr int kRounds = 300;
+  for (int p : kRankCounts) {
+    PerRank<int> wrong(p);
+    runRanks(p, [&](World& world) {
+      Communicator& comm = world.commWorld();
+      const int r = comm.rank();
+      int bad = 0;
+      for (int i = 0; i < kRounds; ++i) {
+        const int root = (i / 7) % p;
+        std::vector<int> data(5, r == root ? i : -1);
+        if (!bcastShm(comm, data.data(), 5, intType(), root)) ++bad;
+        for (int v : data) bad += v != i;
+        if (i % 3 == 0) {
+          int in = i + r, out = -1;
+          if (!reduceShm(comm, &in, &out, 1, intType(), kSum, root)) ++bad;
+          if (r == root) bad += out != p * i + p * (p - 1) / 2;
+        }
+        if (i % 11 == 0) {
+          int in = r + i, out = -1;
+          if (!allreduceShm(comm, &in, &out, 1, intType(), kSum)) ++bad;
+          bad += out != p * i + p * (p - 1) / 2;
+        }
+      }
+      wrong.set(r, bad);
+    });
+    for (int r = 0; r < p; ++r) {
+      INFO("rank " << r << " of " << p);
+      CHECK(wrong[r] == 0);
+    }
+  }
+}
