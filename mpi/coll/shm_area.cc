@@ -106,12 +106,12 @@ ShmArea::ShmArea(transport::SharedSegment segment, Engine& engine, int rank, int
 
 std::size_t ShmArea::bytesFor(int size) {
   const auto ranks = static_cast<std::size_t>(size);
-  return kHeaderBytes + ranks * sizeof(Line) + ranks * kBuffers * kSlotBytes;
+  return ranks * sizeof(Line) + ranks * kBuffers * kSlotBytes;
 }
 
 char* ShmArea::slot(int rank, int buffer) const {
   const auto index = static_cast<std::size_t>(rank) * kBuffers + static_cast<std::size_t>(buffer);
-  return base() + kHeaderBytes + static_cast<std::size_t>(size_) * sizeof(Line) + index * kSlotBytes;
+  return base() + static_cast<std::size_t>(size_) * sizeof(Line) + index * kSlotBytes;
 }
 
 uint64_t ShmArea::finished(int q) const {
@@ -123,7 +123,7 @@ uint64_t ShmArea::finished(int q) const {
 void ShmArea::waitReady(int rank, uint64_t seq) {
   std::atomic<uint64_t>& flag = line(rank)->ready;
   if (flag.load(std::memory_order_acquire) >= seq) return;
-  waitShm(engine_, header()->bell, [&] { return flag.load(std::memory_order_acquire) >= seq; });
+  waitShm(engine_, line(rank)->bell, [&] { return flag.load(std::memory_order_acquire) >= seq; });
 }
 
 void ShmArea::waitAllReady(uint64_t seq) {
@@ -142,7 +142,7 @@ void ShmArea::waitWritable(int buffer, uint64_t seq) {
   uint64_t least = UINT64_MAX;
   for (int q = 0; q < size_; ++q) {
     if (q == rank_) continue;
-    if (finished(q) < last) waitShm(engine_, header()->bell, [&] { return finished(q) >= last; });
+    if (finished(q) < last) waitShm(engine_, line(q)->bell, [&] { return finished(q) >= last; });
     least = std::min(least, finished(q));
   }
   knownFinished_ = std::max(knownFinished_, least);

@@ -60,8 +60,8 @@ class ShmArea {
   char* slot(int rank, int buffer) const;
 
   // This rank's flags (and a wake-up for anyone sleeping on them).
-  void publishReady(uint64_t seq) { publishShm(header()->bell, line(rank_)->ready, seq); }
-  void publishDone(uint64_t seq) { publishShm(header()->bell, line(rank_)->done, seq); }
+  void publishReady(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->ready, seq); }
+  void publishDone(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->done, seq); }
 
   // Blocks until rank `rank` is ready for `seq`.
   void waitReady(int rank, uint64_t seq);
@@ -71,18 +71,17 @@ class ShmArea {
   void waitWritable(int buffer, uint64_t seq);
 
  private:
-  struct Header {
-    ShmDoorbell bell;
-  };
   // One per rank, 128 bytes apart: adjacent-line prefetch fetches 64-byte lines in pairs.
+  // Whoever waits for a rank's flags sleeps on that rank's doorbell: a publisher wakes only
+  // its own waiters (on an oversubscribed host, a wake-up that finds nothing to do costs a
+  // context switch).
   struct alignas(128) Line {
     std::atomic<uint64_t> ready;
     std::atomic<uint64_t> done;
+    ShmDoorbell bell;
   };
-  static constexpr std::size_t kHeaderBytes = 128;
 
-  Header* header() const { return static_cast<Header*>(segment_.data()); }
-  Line* line(int rank) const { return reinterpret_cast<Line*>(base() + kHeaderBytes) + rank; }
+  Line* line(int rank) const { return reinterpret_cast<Line*>(base()) + rank; }
   char* base() const { return static_cast<char*>(segment_.data()); }
   // What rank q is known to have finished: max(done, ready - 1).
   uint64_t finished(int q) const;

@@ -20,7 +20,7 @@
 
 namespace zmpi::mpi::coll {
 
-// Lives in the shared segment, on a cache line of its own; zero-filled is a valid state.
+// Lives in the shared segment (one per rank: ShmArea's flag lines); zero-filled is a valid state.
 struct ShmDoorbell {
   std::atomic<uint32_t> generation;  // the futex word: bumped by every ring that wakes
   std::atomic<uint32_t> sleepers;    // waiters in (or about to enter) FUTEX_WAIT
