@@ -64,6 +64,7 @@ std::unique_ptr<ShmArea> setUp(Communicator& comm) {
   }
   const std::vector<int> names = allgatherInts(comm, mine);
   if (names[0] == 0) return nullptr;  // every rank sees rank 0's entry
+  // 2: mapped, and registered for sleepers' fences; 1: mapped only; 0: not mapped.
   int mapped = 1;
   if (comm.rank() != 0) {
     try {
@@ -74,10 +75,12 @@ std::unique_ptr<ShmArea> setUp(Communicator& comm) {
       mapped = 0;
     }
   }
+  if (mapped == 1 && registerSleeperFences()) mapped = 2;
   const std::vector<int> all = allgatherInts(comm, {mapped});
   segment.unlinkName();  // the creator only; everyone has mapped it or given up
-  if (std::find(all.begin(), all.end(), 0) != all.end()) return nullptr;
-  return std::make_unique<ShmArea>(std::move(segment), engine, comm.rank(), comm.size());
+  const int agreed = *std::min_element(all.begin(), all.end());
+  if (agreed == 0) return nullptr;
+  return std::make_unique<ShmArea>(std::move(segment), engine, comm.rank(), comm.size(), agreed == 2);
 }
 
 }  // namespace
@@ -101,17 +104,26 @@ ShmArea* shmAreaOf(Communicator& comm) {
   return comm.collShm.get();
 }
 
-ShmArea::ShmArea(transport::SharedSegment segment, Engine& engine, int rank, int size)
-    : segment_(std::move(segment)), engine_(engine), rank_(rank), size_(size) {}
+ShmArea::ShmArea(transport::SharedSegment segment, Engine& engine, int rank, int size, bool sleeperFences)
+    : segment_(std::move(segment)), engine_(engine), rank_(rank), size_(size), sleeperFences_(sleeperFences) {}
 
 std::size_t ShmArea::bytesFor(int size) {
   const auto ranks = static_cast<std::size_t>(size);
-  return ranks * sizeof(Line) + ranks * kBuffers * kSlotBytes;
+  return ranks * (sizeof(Line) + kRankBytes);
 }
 
-char* ShmArea::slot(int rank, int buffer) const {
-  const auto index = static_cast<std::size_t>(rank) * kBuffers + static_cast<std::size_t>(buffer);
-  return base() + static_cast<std::size_t>(size_) * sizeof(Line) + index * kSlotBytes;
+ShmArea::Buffer ShmArea::rootedBuffer(std::size_t bytes) {
+  const int units = std::max(1, static_cast<int>((bytes + kUnitBytes - 1) / kUnitBytes));
+  if (rootedCursor_ + units > kRootedUnits) rootedCursor_ = 0;
+  const Buffer buffer{2 + rootedCursor_, units};
+  rootedCursor_ += units;
+  return buffer;
+}
+
+char* ShmArea::slot(int rank, Buffer buffer) const {
+  char* mine = base() + static_cast<std::size_t>(size_) * sizeof(Line) + static_cast<std::size_t>(rank) * kRankBytes;
+  if (buffer.first < 2) return mine + static_cast<std::size_t>(buffer.first) * kSlotBytes;
+  return mine + 2 * kSlotBytes + static_cast<std::size_t>(buffer.first - 2) * kUnitBytes;
 }
 
 uint64_t ShmArea::finished(int q) const {
@@ -123,7 +135,8 @@ uint64_t ShmArea::finished(int q) const {
 void ShmArea::waitReady(int rank, uint64_t seq) {
   std::atomic<uint64_t>& flag = line(rank)->ready;
   if (flag.load(std::memory_order_acquire) >= seq) return;
-  waitShm(engine_, line(rank)->bell, [&] { return flag.load(std::memory_order_acquire) >= seq; });
+  waitShm(
+      engine_, line(rank)->bell, [&] { return flag.load(std::memory_order_acquire) >= seq; }, sleeperFences_);
 }
 
 void ShmArea::waitAllReady(uint64_t seq) {
@@ -133,16 +146,21 @@ void ShmArea::waitAllReady(uint64_t seq) {
   knownFinished_ = std::max(knownFinished_, seq - 1);
 }
 
-void ShmArea::waitWritable(int buffer, uint64_t seq) {
-  const uint64_t last = lastWrite_[buffer];
-  lastWrite_[buffer] = seq;
+void ShmArea::waitWritable(Buffer buffer, uint64_t seq) {
+  uint64_t last = 0;
+  for (int i = buffer.first; i < buffer.first + buffer.count; ++i) {
+    last = std::max(last, lastWrite_[i]);
+    lastWrite_[i] = seq;
+  }
   if (knownFinished_ >= last) return;
   // Look at everyone's progress once (so that a root running ahead looks only every few
   // calls), then wait for whoever is behind.
   uint64_t least = UINT64_MAX;
   for (int q = 0; q < size_; ++q) {
     if (q == rank_) continue;
-    if (finished(q) < last) waitShm(engine_, line(q)->bell, [&] { return finished(q) >= last; });
+    if (finished(q) < last)
+      waitShm(
+          engine_, line(q)->bell, [&] { return finished(q) >= last; }, sleeperFences_);
     least = std::min(least, finished(q));
   }
   knownFinished_ = std::max(knownFinished_, least);

@@ -1,7 +1,8 @@
 #pragma once
 // The shared-memory segment of one communicator whose ranks all run on this host, for its
 // small blocking collectives (shm_collectives.h). Per rank: one flag line (what it has
-// published, what it has finished reading) and kBuffers data slots of kSlotBytes.
+// published, what it has finished reading), two slots of kSlotBytes for synchronising calls
+// and a ring of kRootedUnits units of kUnitBytes for rooted ones.
 //
 // Every rank counts its shared-memory calls on the communicator; the same calls are made
 // in the same order on every rank, so call `seq` is the same call everywhere, and the
@@ -15,11 +16,13 @@
 // Slot reuse: before a rank writes one of its buffers in call s, every rank must have
 // finished the call that last wrote that buffer (waitWritable; the writer remembers which
 // call that was). Synchronising calls (barrier, allreduce, allgather, alltoall) alternate
-// between two buffers: after one of them, in which a rank saw everyone's ready = s (so
-// every rank finished s - 1), the buffer call s - 1 wrote is free without looking -- back-
+// between the two slots: after one of them, in which a rank saw everyone's ready = s (so
+// every rank finished s - 1), the slot call s - 1 wrote is free without looking -- back-
 // to-back synchronising calls never wait for it. Rooted calls (bcast, reduce), where the
-// writers do not wait for the readers, cycle through all kBuffers: a bcast root runs up to
-// kBuffers - 1 calls ahead of its slowest reader, as a pipelined point-to-point bcast would.
+// writers do not wait for the readers, take the next units of the ring (as many as their
+// operand needs; a cursor every rank advances alike): a bcast root runs up to 63 small
+// calls (7 of 2 KiB) ahead of its slowest reader, as a pipelined point-to-point bcast
+// would.
 // A wait in call s depends only on other ranks' progress in calls up to s: no cycle.
 #include <atomic>
 #include <cstddef>
@@ -41,12 +44,14 @@ class ShmArea {
   // Bytes of one rank's slot: the largest operand a shared-memory call moves per rank
   // (see shm_collectives.h for how each collective uses it).
   static constexpr std::size_t kSlotBytes = 2048;
-  static constexpr int kBuffers = 8;
+  static constexpr std::size_t kUnitBytes = 256;
+  static constexpr int kRootedUnits = 64;
   // Every rank scans every rank's flag line: beyond a few ranks, the point-to-point
   // algorithms' log p rounds win.
   static constexpr int kMaxRanks = 16;
 
-  ShmArea(transport::SharedSegment segment, Engine& engine, int rank, int size);
+  // `sleeperFences`: every rank registered for them (shm_wait.h).
+  ShmArea(transport::SharedSegment segment, Engine& engine, int rank, int size, bool sleeperFences);
   static std::size_t bytesFor(int size);
 
   int rank() const { return rank_; }
@@ -54,21 +59,26 @@ class ShmArea {
 
   // Starts the next call: returns its sequence number (1 for the first).
   uint64_t begin() { return ++seq_; }
-  // The buffer of call `seq` that synchronising calls use, and rooted ones.
-  static int syncBuffer(uint64_t seq) { return static_cast<int>(seq % 2); }
-  static int rootedBuffer(uint64_t seq) { return static_cast<int>(seq % kBuffers); }
-  char* slot(int rank, int buffer) const;
+  // A buffer: a synchronising call's slot (call `seq`'s), or a rooted call's run of units
+  // for `bytes` (the next in the ring; call once per rooted call, on every rank).
+  struct Buffer {
+    int first;  // index into the rank's buffers: 0, 1 the slots, 2... the units
+    int count;
+  };
+  static Buffer syncBuffer(uint64_t seq) { return {static_cast<int>(seq % 2), 1}; }
+  Buffer rootedBuffer(std::size_t bytes);
+  char* slot(int rank, Buffer buffer) const;
 
   // This rank's flags (and a wake-up for anyone sleeping on them).
-  void publishReady(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->ready, seq); }
-  void publishDone(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->done, seq); }
+  void publishReady(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->ready, seq, sleeperFences_); }
+  void publishDone(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->done, seq, sleeperFences_); }
 
   // Blocks until rank `rank` is ready for `seq`.
   void waitReady(int rank, uint64_t seq);
   // Blocks until every other rank is ready for `seq`.
   void waitAllReady(uint64_t seq);
   // Blocks until this rank may write its `buffer` in call `seq`, and records that it will.
-  void waitWritable(int buffer, uint64_t seq);
+  void waitWritable(Buffer buffer, uint64_t seq);
 
  private:
   // One per rank, 128 bytes apart: adjacent-line prefetch fetches 64-byte lines in pairs.
@@ -81,6 +91,9 @@ class ShmArea {
     ShmDoorbell bell;
   };
 
+  static constexpr int kBuffers = 2 + kRootedUnits;
+  static constexpr std::size_t kRankBytes = 2 * kSlotBytes + kRootedUnits * kUnitBytes;
+
   Line* line(int rank) const { return reinterpret_cast<Line*>(base()) + rank; }
   char* base() const { return static_cast<char*>(segment_.data()); }
   // What rank q is known to have finished: max(done, ready - 1).
@@ -90,10 +103,12 @@ class ShmArea {
   Engine& engine_;
   int rank_;
   int size_;
+  bool sleeperFences_;
   uint64_t seq_ = 0;
+  int rootedCursor_ = 0;  // the next unit a rooted call takes
   // Every other rank has finished every call up to here.
   uint64_t knownFinished_ = 0;
-  // The call that last wrote each of this rank's buffers.
+  // The call that last wrote each of this rank's buffers (slots, units).
   uint64_t lastWrite_[kBuffers] = {};
 };
 

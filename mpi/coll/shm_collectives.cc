@@ -55,7 +55,8 @@ ShmArea* areaFor(Communicator& comm, std::size_t bytes) {
 // slot(0) op slot(1) op ... op slot(p-1) of call `seq`, packed, into `result` (which may
 // be the program's buffer: every operand is already in a slot). Right to left, so that
 // each step is Op::apply's inout = in op inout with the lower rank on the left.
-void reduceSlots(const ShmArea& area, int buffer, const Op& op, const Datatype& type, std::size_t count, char* result) {
+void reduceSlots(const ShmArea& area, ShmArea::Buffer buffer, const Op& op, const Datatype& type, std::size_t count,
+                 char* result) {
   const int p = area.size();
   std::memcpy(result, area.slot(p - 1, buffer), count * type.size());
   for (int q = p - 2; q >= 0; --q) op.applyPacked(area.slot(q, buffer), result, count, type);
@@ -63,7 +64,8 @@ void reduceSlots(const ShmArea& area, int buffer, const Op& op, const Datatype& 
 
 // Reduces into the program's buffer: in place when the type is contiguous, else in
 // scratch, then unpacked (only the elements' bytes are written).
-void reduceInto(const ShmArea& area, int buffer, const Op& op, const Datatype& type, std::size_t count, void* recvbuf) {
+void reduceInto(const ShmArea& area, ShmArea::Buffer buffer, const Op& op, const Datatype& type, std::size_t count,
+                void* recvbuf) {
   if (type.contiguous()) return reduceSlots(area, buffer, op, type, count, static_cast<char*>(recvbuf));
   alignas(64) char scratch[ShmArea::kSlotBytes];
   reduceSlots(area, buffer, op, type, count, scratch);
@@ -89,7 +91,7 @@ bool bcastShm(Communicator& comm, void* buffer, int count, const Datatype& type,
   ShmArea* area = areaFor(comm, n * type.size());
   if (area == nullptr) return false;
   const uint64_t seq = area->begin();
-  const int b = ShmArea::rootedBuffer(seq);
+  const ShmArea::Buffer b = area->rootedBuffer(n * type.size());
   if (area->rank() == root) {
     area->waitWritable(b, seq);
     pack(type, buffer, n, area->slot(root, b));
@@ -109,7 +111,7 @@ bool reduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int count
   ShmArea* area = areaFor(comm, n * type.size());
   if (area == nullptr) return false;
   const uint64_t seq = area->begin();
-  const int b = ShmArea::rootedBuffer(seq);
+  const ShmArea::Buffer b = area->rootedBuffer(n * type.size());
   const int r = area->rank();
   area->waitWritable(b, seq);
   pack(type, r == root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, n, area->slot(r, b));
@@ -133,7 +135,7 @@ bool allreduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int co
   ShmArea* area = areaFor(comm, n * type.size());
   if (area == nullptr) return false;
   const uint64_t seq = area->begin();
-  const int b = ShmArea::syncBuffer(seq);
+  const ShmArea::Buffer b = ShmArea::syncBuffer(seq);
   area->waitWritable(b, seq);
   pack(type, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, n, area->slot(area->rank(), b));
   area->publishReady(seq);
@@ -151,7 +153,7 @@ bool allgatherShm(Communicator& comm, const void* sendbuf, int sendcount, const 
   const uint64_t seq = area->begin();
   const int r = area->rank();
   const bool inPlace = sendbuf == MPI_IN_PLACE;
-  const int b = ShmArea::syncBuffer(seq);
+  const ShmArea::Buffer b = ShmArea::syncBuffer(seq);
   if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), n * recvtype.size());
   area->waitWritable(b, seq);
   if (inPlace) {
@@ -179,7 +181,7 @@ bool alltoallShm(Communicator& comm, const void* sendbuf, int sendcount, const D
   const uint64_t seq = area->begin();
   const int r = area->rank();
   const int p = area->size();
-  const int b = ShmArea::syncBuffer(seq);
+  const ShmArea::Buffer b = ShmArea::syncBuffer(seq);
   if (sendbuf != MPI_IN_PLACE) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), bytes);
   area->waitWritable(b, seq);
   char* mine = area->slot(r, b);

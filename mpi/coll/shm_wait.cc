@@ -1,11 +1,13 @@
 #include "mpi/coll/shm_wait.h"
 
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <climits>
 #include <ctime>
+#include <mutex>
 
 namespace zmpi::mpi::coll {
 namespace {
@@ -15,18 +17,40 @@ long futex(std::atomic<uint32_t>& word, int operation, uint32_t value, const tim
   return syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), operation, value, timeout, nullptr, 0);
 }
 
+long membarrier(int command) { return syscall(SYS_membarrier, command, 0, 0); }
+
 }  // namespace
 
-void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value) {
+bool registerSleeperFences() {
+  static const bool registered = [] {
+    const long commands = membarrier(MEMBARRIER_CMD_QUERY);
+    return commands > 0 && (commands & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+           membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0;
+  }();
+  return registered;
+}
+
+void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value, bool sleeperFences) {
   flag.store(value, std::memory_order_release);
   // Orders the store before the sleeper count's load (see waitShm's fence).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (sleeperFences) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  } else {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
   if (bell.sleepers.load(std::memory_order_relaxed) == 0) return;
   bell.generation.fetch_add(1, std::memory_order_release);
   futex(bell.generation, FUTEX_WAKE, INT_MAX, nullptr);
 }
 
-void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> ready) {
+void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> ready, bool sleeperFences) {
+  // A peer's flag is usually a few hundred nanoseconds away: look for it as often as the
+  // engine polls between two yields before entering its spin, whose set-up (a clock read,
+  // the ring poller's registration) costs about as much again.
+  for (unsigned i = 0; i < engine.pollsPerYield(); ++i) {
+    if (ready()) return;
+    asm volatile("" ::: "memory");  // no pause: the engine's polls do not pause either
+  }
   if (engine.spinUntil(ready)) return;
   constexpr timespec slice{0, std::chrono::nanoseconds(kShmSleepSlice).count()};
   for (;;) {
@@ -34,7 +58,9 @@ void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> r
     bell.sleepers.fetch_add(1, std::memory_order_relaxed);
     // The generation is read before the last check: a ring after that check bumps it, and
     // FUTEX_WAIT then returns at once. The fence pairs with publishShm's.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (!sleeperFences || membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0) {
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+    }
     const uint32_t generation = bell.generation.load(std::memory_order_acquire);
     if (!ready()) futex(bell.generation, FUTEX_WAIT, generation, &slice);
     bell.sleepers.fetch_sub(1, std::memory_order_relaxed);

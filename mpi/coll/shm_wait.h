@@ -8,9 +8,15 @@
 // aborting job never leaves a rank asleep here.
 //
 // A publisher stores its flag, then rings the doorbell: a system call only when a
-// sleeper count says someone sleeps. Dekker's pattern on (flag, sleepers) with a full
-// fence on both sides: either the publisher sees the sleeper, or the sleeper's last check
-// sees the flag.
+// sleeper count says someone sleeps. Dekker's pattern on (flag, sleepers): either the
+// publisher sees the sleeper, or the sleeper's last check sees the flag. That needs a
+// full fence on both sides -- on the publisher's, one that waits for its cache line to
+// come back from the readers (a pipelined 8-byte bcast spent most of its time there). So
+// where the kernel has membarrier(2), the fence is asymmetric, as in userspace RCU: the
+// publisher's side is a compiler barrier, and a sleeper, before its last check, makes
+// every CPU running one of the job's processes execute a full fence
+// (MEMBARRIER_CMD_GLOBAL_EXPEDITED; each process registers once). Sleeping is the slow
+// path anyway: it comes after the spin.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -30,11 +36,16 @@ static_assert(std::atomic<uint32_t>::is_always_lock_free, "futex words must be p
 // How long a sleeper sleeps before it checks for an aborting job (and sleeps again).
 inline constexpr std::chrono::milliseconds kShmSleepSlice{50};
 
+// Registers this process for sleepers' fences (once); false if the kernel cannot. All
+// processes that publish to or sleep on a doorbell must agree on `sleeperFences` below:
+// true only if every one of them registered.
+bool registerSleeperFences();
+
 // Stores `value` into `flag` (release) and wakes the sleepers if there are any.
-void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value);
+void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value, bool sleeperFences);
 
 // Returns once `ready()` holds; throws MpiError if the job aborts meanwhile. `ready` must
 // read the flags it depends on with acquire loads.
-void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> ready);
+void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> ready, bool sleeperFences);
 
 }  // namespace zmpi::mpi::coll

@@ -205,7 +205,7 @@ TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
 TEST_CASE("shm collectives in a long mixed sequence reuse their slots safely", "[coll][shm]") {
   // Bcast roots and reduce's non-roots run ahead of slower ranks; each call's values
   // differ, so a slot overwritten before it was read shows as a wrong value.
-  constexpr int kRounds = 300;
+  constexpr int kRounds = 1000;
   for (int p : kRankCounts) {
     PerRank<int> wrong(p);
     runRanks(p, [&](World& world) {
@@ -214,8 +214,10 @@ TEST_CASE("shm collectives in a long mixed sequence reuse their slots safely", "
       int bad = 0;
       for (int i = 0; i < kRounds; ++i) {
         const int root = (i / 7) % p;
-        std::vector<int> data(5, r == root ? i : -1);
-        if (!bcastShm(comm, data.data(), 5, intType(), root)) ++bad;
+        // 4 bytes to a whole slot: a run of 1 to 8 units of the ring, wrapping at varying places.
+        const int count = 1 + (i * 37) % kSlotInts;
+        std::vector<int> data(static_cast<std::size_t>(count), r == root ? i : -1);
+        if (!bcastShm(comm, data.data(), count, intType(), root)) ++bad;
         for (int v : data) bad += v != i;
         if (i % 3 == 0) {
           int in = i + r, out = -1;
