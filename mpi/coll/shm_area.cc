@@ -113,17 +113,25 @@ std::size_t ShmArea::bytesFor(int size) {
 }
 
 ShmArea::Buffer ShmArea::rootedBuffer(std::size_t bytes) {
-  const int units = std::max(1, static_cast<int>((bytes + kUnitBytes - 1) / kUnitBytes));
-  if (rootedCursor_ + units > kRootedUnits) rootedCursor_ = 0;
-  const Buffer buffer{2 + rootedCursor_, units};
-  rootedCursor_ += units;
+  if (bytes <= kSmallBytes) {
+    const Buffer buffer{2 + smallCursor_, true};
+    smallCursor_ = (smallCursor_ + 1) % kSmallUnits;
+    return buffer;
+  }
+  const Buffer buffer{2 + kSmallUnits + largeCursor_, false};
+  largeCursor_ = (largeCursor_ + 1) % kLargeSlots;
   return buffer;
 }
 
-char* ShmArea::slot(int rank, Buffer buffer) const {
+char* ShmArea::slot(int rank, Buffer b) const { return buffer(rank, b) + (b.stamped ? kStampBytes : 0); }
+
+// A rank's buffers: the two slots, the units, the large slots.
+char* ShmArea::buffer(int rank, Buffer buffer) const {
   char* mine = base() + static_cast<std::size_t>(size_) * sizeof(Line) + static_cast<std::size_t>(rank) * kRankBytes;
-  if (buffer.first < 2) return mine + static_cast<std::size_t>(buffer.first) * kSlotBytes;
-  return mine + 2 * kSlotBytes + static_cast<std::size_t>(buffer.first - 2) * kUnitBytes;
+  const auto index = static_cast<std::size_t>(buffer.index);
+  if (index < 2) return mine + index * kSlotBytes;
+  if (index < 2 + kSmallUnits) return mine + 2 * kSlotBytes + (index - 2) * kUnitBytes;
+  return mine + 2 * kSlotBytes + kSmallUnits * kUnitBytes + (index - 2 - kSmallUnits) * kSlotBytes;
 }
 
 uint64_t ShmArea::finished(int q) const {
@@ -139,6 +147,21 @@ void ShmArea::waitReady(int rank, uint64_t seq) {
       engine_, line(rank)->bell, [&] { return flag.load(std::memory_order_acquire) >= seq; }, sleeperFences_);
 }
 
+void ShmArea::waitStamp(int rank, Buffer buffer, uint64_t seq) {
+  std::atomic<uint64_t>& word = stamp(rank, buffer);
+  if (word.load(std::memory_order_acquire) >= seq) return;
+  waitShm(
+      engine_, line(rank)->bell, [&] { return word.load(std::memory_order_acquire) >= seq; }, sleeperFences_);
+}
+
+void ShmArea::waitAllStamps(Buffer buffer, uint64_t seq) {
+  for (int q = 0; q < size_; ++q) {
+    if (q != rank_) waitStamp(q, buffer, seq);
+  }
+  // Rank q wrote in call seq, so it had finished every call before.
+  knownFinished_ = std::max(knownFinished_, seq - 1);
+}
+
 void ShmArea::waitAllReady(uint64_t seq) {
   for (int q = 0; q < size_; ++q) {
     if (q != rank_) waitReady(q, seq);
@@ -147,11 +170,8 @@ void ShmArea::waitAllReady(uint64_t seq) {
 }
 
 void ShmArea::waitWritable(Buffer buffer, uint64_t seq) {
-  uint64_t last = 0;
-  for (int i = buffer.first; i < buffer.first + buffer.count; ++i) {
-    last = std::max(last, lastWrite_[i]);
-    lastWrite_[i] = seq;
-  }
+  const uint64_t last = lastWrite_[buffer.index];
+  lastWrite_[buffer.index] = seq;
   if (knownFinished_ >= last) return;
   // Look at everyone's progress once (so that a root running ahead looks only every few
   // calls), then wait for whoever is behind.

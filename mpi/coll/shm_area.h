@@ -1,8 +1,9 @@
 #pragma once
 // The shared-memory segment of one communicator whose ranks all run on this host, for its
 // small blocking collectives (shm_collectives.h). Per rank: one flag line (what it has
-// published, what it has finished reading), two slots of kSlotBytes for synchronising calls
-// and a ring of kRootedUnits units of kUnitBytes for rooted ones.
+// published, what it has finished reading), two slots of kSlotBytes for synchronising calls,
+// and for rooted ones a ring of kSmallUnits stamped units for small operands and a ring of
+// kLargeSlots slots for the others.
 //
 // Every rank counts its shared-memory calls on the communicator; the same calls are made
 // in the same order on every rank, so call `seq` is the same call everywhere, and the
@@ -19,10 +20,14 @@
 // between the two slots: after one of them, in which a rank saw everyone's ready = s (so
 // every rank finished s - 1), the slot call s - 1 wrote is free without looking -- back-
 // to-back synchronising calls never wait for it. Rooted calls (bcast, reduce), where the
-// writers do not wait for the readers, take the next units of the ring (as many as their
-// operand needs; a cursor every rank advances alike): a bcast root runs up to 63 small
-// calls (7 of 2 KiB) ahead of its slowest reader, as a pipelined point-to-point bcast
-// would.
+// writers do not wait for the readers, take the next buffer of one of two rings (by
+// operand size; cursors every rank advances alike): a bcast root runs up to
+// kSmallUnits - 1 small calls (kLargeSlots - 1 large ones) ahead of its slowest reader, as
+// a pipelined point-to-point bcast would. A small unit starts with a stamp, the number of
+// the call whose data it holds: a reader waits on the stamp, in the cache line that holds
+// the first bytes of the data, instead of on the writer's ready flag and then the data
+// (one cache-line transfer per call instead of two). Units only ever hold one operand
+// each, so a stamp word is never a previous call's data.
 // A wait in call s depends only on other ranks' progress in calls up to s: no cycle.
 #include <atomic>
 #include <cstddef>
@@ -45,7 +50,10 @@ class ShmArea {
   // (see shm_collectives.h for how each collective uses it).
   static constexpr std::size_t kSlotBytes = 2048;
   static constexpr std::size_t kUnitBytes = 256;
-  static constexpr int kRootedUnits = 64;
+  static constexpr std::size_t kStampBytes = 16;  // keeps the data 16-byte aligned
+  static constexpr std::size_t kSmallBytes = kUnitBytes - kStampBytes;
+  static constexpr int kSmallUnits = 32;
+  static constexpr int kLargeSlots = 4;
   // Every rank scans every rank's flag line: beyond a few ranks, the point-to-point
   // algorithms' log p rounds win.
   static constexpr int kMaxRanks = 16;
@@ -59,24 +67,32 @@ class ShmArea {
 
   // Starts the next call: returns its sequence number (1 for the first).
   uint64_t begin() { return ++seq_; }
-  // A buffer: a synchronising call's slot (call `seq`'s), or a rooted call's run of units
-  // for `bytes` (the next in the ring; call once per rooted call, on every rank).
+  // A buffer: a synchronising call's slot (call `seq`'s), or a rooted call's next unit
+  // (stamped) or large slot for `bytes` (call once per rooted call, on every rank).
   struct Buffer {
-    int first;  // index into the rank's buffers: 0, 1 the slots, 2... the units
-    int count;
+    int index;  // into the rank's buffers: 2 slots, kSmallUnits units, kLargeSlots slots
+    bool stamped;
   };
-  static Buffer syncBuffer(uint64_t seq) { return {static_cast<int>(seq % 2), 1}; }
+  static Buffer syncBuffer(uint64_t seq) { return {static_cast<int>(seq % 2), false}; }
   Buffer rootedBuffer(std::size_t bytes);
-  char* slot(int rank, Buffer buffer) const;
+  char* slot(int rank, Buffer buffer) const;  // where the data goes
 
   // This rank's flags (and a wake-up for anyone sleeping on them).
   void publishReady(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->ready, seq, sleeperFences_); }
   void publishDone(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->done, seq, sleeperFences_); }
+  // Stamps this rank's rooted `buffer` as holding call `seq`'s data.
+  void publishStamp(Buffer buffer, uint64_t seq) {
+    publishShm(line(rank_)->bell, stamp(rank_, buffer), seq, sleeperFences_);
+  }
 
   // Blocks until rank `rank` is ready for `seq`.
   void waitReady(int rank, uint64_t seq);
   // Blocks until every other rank is ready for `seq`.
   void waitAllReady(uint64_t seq);
+  // Blocks until rank `rank`'s rooted `buffer` holds call `seq`'s data.
+  void waitStamp(int rank, Buffer buffer, uint64_t seq);
+  // The same for every other rank.
+  void waitAllStamps(Buffer buffer, uint64_t seq);
   // Blocks until this rank may write its `buffer` in call `seq`, and records that it will.
   void waitWritable(Buffer buffer, uint64_t seq);
 
@@ -91,11 +107,15 @@ class ShmArea {
     ShmDoorbell bell;
   };
 
-  static constexpr int kBuffers = 2 + kRootedUnits;
-  static constexpr std::size_t kRankBytes = 2 * kSlotBytes + kRootedUnits * kUnitBytes;
+  static constexpr int kBuffers = 2 + kSmallUnits + kLargeSlots;
+  static constexpr std::size_t kRankBytes = (2 + kLargeSlots) * kSlotBytes + kSmallUnits * kUnitBytes;
 
   Line* line(int rank) const { return reinterpret_cast<Line*>(base()) + rank; }
   char* base() const { return static_cast<char*>(segment_.data()); }
+  char* buffer(int rank, Buffer buffer) const;
+  std::atomic<uint64_t>& stamp(int rank, Buffer b) const {
+    return *reinterpret_cast<std::atomic<uint64_t>*>(buffer(rank, b));
+  }
   // What rank q is known to have finished: max(done, ready - 1).
   uint64_t finished(int q) const;
 
@@ -105,10 +125,12 @@ class ShmArea {
   int size_;
   bool sleeperFences_;
   uint64_t seq_ = 0;
-  int rootedCursor_ = 0;  // the next unit a rooted call takes
+  // The next unit and large slot a rooted call takes.
+  int smallCursor_ = 0;
+  int largeCursor_ = 0;
   // Every other rank has finished every call up to here.
   uint64_t knownFinished_ = 0;
-  // The call that last wrote each of this rank's buffers (slots, units).
+  // The call that last wrote each of this rank's buffers.
   uint64_t lastWrite_[kBuffers] = {};
 };
 

@@ -62,6 +62,26 @@ void reduceSlots(const ShmArea& area, ShmArea::Buffer buffer, const Op& op, cons
   for (int q = p - 2; q >= 0; --q) op.applyPacked(area.slot(q, buffer), result, count, type);
 }
 
+// A rooted call's writer: a unit is stamped, and the done flag then says the writer has
+// finished the call (for writers that wait on its progress); a large slot is announced by
+// the ready flag.
+void publish(ShmArea& area, ShmArea::Buffer buffer, uint64_t seq) {
+  if (buffer.stamped) {
+    area.publishStamp(buffer, seq);
+    area.publishDone(seq);
+  } else {
+    area.publishReady(seq);
+  }
+}
+
+void waitFor(ShmArea& area, int writer, ShmArea::Buffer buffer, uint64_t seq) {
+  if (buffer.stamped) {
+    area.waitStamp(writer, buffer, seq);
+  } else {
+    area.waitReady(writer, seq);
+  }
+}
+
 // Reduces into the program's buffer: in place when the type is contiguous, else in
 // scratch, then unpacked (only the elements' bytes are written).
 void reduceInto(const ShmArea& area, ShmArea::Buffer buffer, const Op& op, const Datatype& type, std::size_t count,
@@ -84,8 +104,8 @@ bool barrierShm(Communicator& comm) {
   return true;
 }
 
-// The root fills its slot; the others copy out of it and say so (the root may run ahead,
-// see ShmArea).
+// The root fills its buffer and says so; the others copy out of it and say so (the root
+// may run ahead, see ShmArea).
 bool bcastShm(Communicator& comm, void* buffer, int count, const Datatype& type, int root) {
   const auto n = static_cast<std::size_t>(count);
   ShmArea* area = areaFor(comm, n * type.size());
@@ -95,16 +115,16 @@ bool bcastShm(Communicator& comm, void* buffer, int count, const Datatype& type,
   if (area->rank() == root) {
     area->waitWritable(b, seq);
     pack(type, buffer, n, area->slot(root, b));
-    area->publishReady(seq);
+    publish(*area, b, seq);
   } else {
-    area->waitReady(root, seq);
+    waitFor(*area, root, b, seq);
     unpack(type, area->slot(root, b), n, buffer);
     area->publishDone(seq);
   }
   return true;
 }
 
-// Every rank fills its slot; the root reduces them all and says it has.
+// Every rank fills its buffer and says so; the root reduces them all and says it has.
 bool reduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type, const Op& op,
                int root) {
   const auto n = static_cast<std::size_t>(count);
@@ -116,10 +136,14 @@ bool reduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int count
   area->waitWritable(b, seq);
   pack(type, r == root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, n, area->slot(r, b));
   if (r != root) {
-    area->publishReady(seq);
+    publish(*area, b, seq);
     return true;
   }
-  area->waitAllReady(seq);
+  if (b.stamped) {
+    area->waitAllStamps(b, seq);
+  } else {
+    area->waitAllReady(seq);
+  }
   reduceInto(*area, b, op, type, n, recvbuf);
   area->publishDone(seq);
   return true;
