@@ -3,9 +3,11 @@
  * allgather, alltoall, sizes up to the slot (2 KiB) and just above, MPI_IN_PLACE, a
  * non-commutative user op, a derived type with gaps; each collective as the first call on a
  * fresh communicator; a bcast root running far ahead; communicators created and freed in a
- * loop leave no shared-memory object behind. */
+ * loop leave no shared-memory object behind; two threads running collectives on two
+ * communicators at once (MPI_THREAD_MULTIPLE). */
 // zmpi-test-ranks: 2 3 4 8
 #include <dirent.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -219,8 +221,37 @@ static void test_many_comms(void) {
   }
 }
 
+/* Each thread its own communicator: their shared-memory collectives run concurrently. */
+static void* thread_body(void* arg) {
+  MPI_Comm comm = *(MPI_Comm*)arg;
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (int i = 0; i < 2000; ++i) {
+    int in[2] = {rank + i, 1}, out[2] = {-1, -1};
+    MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, comm);
+    CHECK_EQ_INT(out[0], size * i + size * (size - 1) / 2);
+    CHECK_EQ_INT(out[1], size);
+    int value = rank == i % size ? i : -1;
+    MPI_Bcast(&value, 1, MPI_INT, i % size, comm);
+    CHECK_EQ_INT(value, i);
+  }
+  return NULL;
+}
+
+static void test_threads(void) {
+  MPI_Comm comms[2];
+  pthread_t threads[2];
+  for (int t = 0; t < 2; ++t) MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]);
+  for (int t = 0; t < 2; ++t) CHECK(pthread_create(&threads[t], NULL, thread_body, &comms[t]) == 0);
+  for (int t = 0; t < 2; ++t) pthread_join(threads[t], NULL);
+  for (int t = 0; t < 2; ++t) MPI_Comm_free(&comms[t]);
+}
+
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  CHECK_EQ_INT(provided, MPI_THREAD_MULTIPLE);
   int size;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Type_contiguous(4, MPI_UNSIGNED, &mat_type);
@@ -239,6 +270,7 @@ int main(int argc, char** argv) {
   test_derived(MPI_COMM_WORLD);
   test_run_ahead();
   test_many_comms();
+  test_threads();
   MPI_Op_free(&mat_op);
   MPI_Type_free(&mat_type);
   MPI_Finalize();
