@@ -38,7 +38,8 @@ const char* block(const void* buffer, std::size_t count, const Datatype& type, i
 }
 
 // A send side that does not match the receive side's bytes (an erroneous program: MPI
-// requires equal type signatures) must not write past a slot.
+// requires equal type signatures) must not write past a slot. Checked before the call
+// takes its number, so that with MPI_ERRORS_RETURN this rank's count stays in step.
 void checkSendBytes(std::size_t sendBytes, std::size_t recvBytes) {
   if (sendBytes != recvBytes) {
     fail(MPI_ERR_TRUNCATE, "collective send of " + std::to_string(sendBytes) + " bytes where " +
@@ -174,11 +175,11 @@ bool allgatherShm(Communicator& comm, const void* sendbuf, int sendcount, const 
   const auto n = static_cast<std::size_t>(recvcount);
   ShmArea* area = areaFor(comm, n * recvtype.size());
   if (area == nullptr) return false;
+  const bool inPlace = sendbuf == MPI_IN_PLACE;
+  if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), n * recvtype.size());
   const uint64_t seq = area->begin();
   const int r = area->rank();
-  const bool inPlace = sendbuf == MPI_IN_PLACE;
   const ShmArea::Buffer b = ShmArea::syncBuffer(seq);
-  if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), n * recvtype.size());
   area->waitWritable(b, seq);
   if (inPlace) {
     pack(recvtype, block(recvbuf, n, recvtype, r), n, area->slot(r, b));
@@ -202,11 +203,11 @@ bool alltoallShm(Communicator& comm, const void* sendbuf, int sendcount, const D
   const std::size_t bytes = n * recvtype.size();
   ShmArea* area = areaFor(comm, bytes * static_cast<std::size_t>(comm.size()));
   if (area == nullptr) return false;
+  if (sendbuf != MPI_IN_PLACE) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), bytes);
   const uint64_t seq = area->begin();
   const int r = area->rank();
   const int p = area->size();
   const ShmArea::Buffer b = ShmArea::syncBuffer(seq);
-  if (sendbuf != MPI_IN_PLACE) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), bytes);
   area->waitWritable(b, seq);
   char* mine = area->slot(r, b);
   for (int q = 0; q < p; ++q) {
