@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "mpi/capi/predefined_handles.h"
+#include "mpi/coll/shm_area.h"
+#include "mpi/coll/shm_wait.h"
 #include "mpi/core/cpu_binding.h"
 #include "mpi/core/error.h"
 #include "mpi/core/keyval.h"
@@ -25,6 +27,7 @@ void Runtime::init(int requiredThreadLevel) {
   if (state_ == State::Finalized) fail(MPI_ERR_OTHER, "MPI cannot be initialized again after MPI_Finalize");
   bindPredefinedHandles();
   bindFromEnvironment();  // before any thread of ours starts: they inherit the binding
+  if (coll::shmCollectivesEnabled()) coll::prepareSleeperFences();  // overlaps the world's start-up
   WorldConfig config = WorldConfig::fromEnvironment();
   log::setRankTag(std::to_string(config.rank));
   context_ = std::make_unique<transport::ContextOwner>();

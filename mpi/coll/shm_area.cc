@@ -47,9 +47,8 @@ std::string segmentName(uint64_t jobHash, int creatorPid, int id) {
 // whether it could, and the area is used only if all could. Rank 0 unlinks the name as
 // soon as everyone has mapped it (or given up): nothing stays behind in /dev/shm, and a
 // crash before that leaves a name the launcher removes with the job's files.
-std::unique_ptr<ShmArea> setUp(Communicator& comm) {
-  Engine& engine = comm.world().engine();
-  const uint64_t jobHash = engine.jobHash();
+bool setUp(Communicator& comm, ShmArea& area) {
+  const uint64_t jobHash = comm.world().engine().jobHash();
   const std::size_t bytes = ShmArea::bytesFor(comm.size());
   transport::SharedSegment segment;
   std::vector<int> mine{0, 0, 0};  // created, creator pid, segment id (rank 0's count)
@@ -63,7 +62,7 @@ std::unique_ptr<ShmArea> setUp(Communicator& comm) {
     }
   }
   const std::vector<int> names = allgatherInts(comm, mine);
-  if (names[0] == 0) return nullptr;  // every rank sees rank 0's entry
+  if (names[0] == 0) return false;  // every rank sees rank 0's entry
   // 2: mapped, and registered for sleepers' fences; 1: mapped only; 0: not mapped.
   int mapped = 1;
   if (comm.rank() != 0) {
@@ -75,12 +74,13 @@ std::unique_ptr<ShmArea> setUp(Communicator& comm) {
       mapped = 0;
     }
   }
-  if (mapped == 1 && registerSleeperFences()) mapped = 2;
+  if (mapped == 1 && sleeperFencesReady()) mapped = 2;
   const std::vector<int> all = allgatherInts(comm, {mapped});
   segment.unlinkName();  // the creator only; everyone has mapped it or given up
   const int agreed = *std::min_element(all.begin(), all.end());
-  if (agreed == 0) return nullptr;
-  return std::make_unique<ShmArea>(std::move(segment), engine, comm.rank(), comm.size(), agreed == 2);
+  if (agreed == 0) return false;
+  area.attach(std::move(segment), agreed == 2);
+  return true;
 }
 
 }  // namespace
@@ -96,16 +96,42 @@ bool shmCollectivesEnabled() {
 }
 
 ShmArea* shmAreaOf(Communicator& comm) {
-  if (comm.collShm) return comm.collShm.get();
+  ShmArea* area = comm.collShm.get();
+  if (area != nullptr && area->attached()) return area;
   if (comm.collShmTried) return nullptr;
-  comm.collShmTried = true;
-  if (!qualifies(comm)) return nullptr;
-  comm.collShm = setUp(comm);
-  return comm.collShm.get();
+  if (area == nullptr) {
+    if (!qualifies(comm)) {
+      comm.collShmTried = true;
+      return nullptr;
+    }
+    comm.collShm = std::make_unique<ShmArea>(comm.world().engine(), comm.rank(), comm.size());
+    area = comm.collShm.get();
+  }
+  // The first few qualifying calls take the message paths: a communicator used for a
+  // collective or two (libraries dup MPI_COMM_WORLD often) never pays for a segment.
+  if (area->countCallBeforeSetUp() <= callsBeforeSetUp()) return nullptr;
+  if (!setUp(comm, *area)) {
+    comm.collShm.reset();
+    comm.collShmTried = true;
+    return nullptr;
+  }
+  return area;
 }
 
-ShmArea::ShmArea(transport::SharedSegment segment, Engine& engine, int rank, int size, bool sleeperFences)
-    : segment_(std::move(segment)), engine_(engine), rank_(rank), size_(size), sleeperFences_(sleeperFences) {}
+int callsBeforeSetUp() {
+  static const int calls = [] {
+    const char* value = std::getenv("ZMPI_COLL_SHM_AFTER");
+    return value != nullptr ? std::max(0, std::atoi(value)) : kCallsBeforeSetUp;
+  }();
+  return calls;
+}
+
+ShmArea::ShmArea(Engine& engine, int rank, int size) : engine_(engine), rank_(rank), size_(size) {}
+
+void ShmArea::attach(transport::SharedSegment segment, bool sleeperFences) {
+  segment_ = std::move(segment);
+  sleeperFences_ = sleeperFences;
+}
 
 std::size_t ShmArea::bytesFor(int size) {
   const auto ranks = static_cast<std::size_t>(size);

@@ -58,8 +58,12 @@ class ShmArea {
   // algorithms' log p rounds win.
   static constexpr int kMaxRanks = 16;
 
-  // `sleeperFences`: every rank registered for them (shm_wait.h).
-  ShmArea(transport::SharedSegment segment, Engine& engine, int rank, int size, bool sleeperFences);
+  // Without a segment until attach(): `sleeperFences` says every rank registered for them
+  // (shm_wait.h).
+  ShmArea(Engine& engine, int rank, int size);
+  void attach(transport::SharedSegment segment, bool sleeperFences);
+  bool attached() const { return segment_.data() != nullptr; }
+  int countCallBeforeSetUp() { return ++callsBeforeSetUp_; }
   static std::size_t bytesFor(int size);
 
   int rank() const { return rank_; }
@@ -123,7 +127,8 @@ class ShmArea {
   Engine& engine_;
   int rank_;
   int size_;
-  bool sleeperFences_;
+  bool sleeperFences_ = false;
+  int callsBeforeSetUp_ = 0;
   uint64_t seq_ = 0;
   // The next unit and large slot a rooted call takes.
   int smallCursor_ = 0;
@@ -134,12 +139,17 @@ class ShmArea {
   uint64_t lastWrite_[kBuffers] = {};
 };
 
-// The communicator's area, set up by the first call that asks (on every rank the same
-// call: it is collective, two small agreements), or null if the communicator does not
-// qualify or the segment could not be set up on some rank (then never again). Qualifies:
-// 2..kMaxRanks ranks all on this host, ZMPI_COLL_SHM and ZMPI_COLL_DIRECT not 0,
-// ZMPI_TRANSPORT not capping the path below shm.
+// The communicator's area, or null: when the communicator does not qualify, for its first
+// callsBeforeSetUp() qualifying calls, and for good if the segment could not be set up on
+// some rank. The call after those sets it up (on every rank the same call: it is
+// collective, two small agreements). Qualifies: 2..kMaxRanks ranks all on this host,
+// ZMPI_COLL_SHM and ZMPI_COLL_DIRECT not 0, ZMPI_TRANSPORT not capping the path below shm.
 ShmArea* shmAreaOf(Communicator& comm);
+
+// ZMPI_COLL_SHM_AFTER, else kCallsBeforeSetUp (the same on every rank: the job's
+// environment).
+inline constexpr int kCallsBeforeSetUp = 2;
+int callsBeforeSetUp();
 
 // Whether shared-memory collectives are on for the job (ZMPI_COLL_SHM, ZMPI_COLL_DIRECT).
 bool shmCollectivesEnabled();

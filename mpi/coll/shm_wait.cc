@@ -7,7 +7,7 @@
 
 #include <climits>
 #include <ctime>
-#include <mutex>
+#include <thread>
 
 namespace zmpi::mpi::coll {
 namespace {
@@ -19,15 +19,33 @@ long futex(std::atomic<uint32_t>& word, int operation, uint32_t value, const tim
 
 long membarrier(int command) { return syscall(SYS_membarrier, command, 0, 0); }
 
+bool registerNow() {
+  const long commands = membarrier(MEMBARRIER_CMD_QUERY);
+  return commands > 0 && (commands & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+         membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0;
+}
+
+// 0 while nobody has registered, 1 while a thread registers, then 2 (registered) or 3 (not).
+std::atomic<int> registration{0};
+
+void registerOnce() {
+  int expected = 0;
+  if (!registration.compare_exchange_strong(expected, 1)) return;
+  registration.store(registerNow() ? 2 : 3);
+}
+
 }  // namespace
 
-bool registerSleeperFences() {
-  static const bool registered = [] {
-    const long commands = membarrier(MEMBARRIER_CMD_QUERY);
-    return commands > 0 && (commands & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
-           membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0;
-  }();
-  return registered;
+void prepareSleeperFences() {
+  if (registration.load() != 0) return;
+  // Detached: a process that ends first needs no result, and must not wait at exit. Two
+  // callers may both start one: the second thread finds the registration taken.
+  std::thread(registerOnce).detach();
+}
+
+bool sleeperFencesReady() {
+  prepareSleeperFences();  // in case MPI_Init did not (mock worlds)
+  return registration.load() == 2;
 }
 
 void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value, bool sleeperFences) {

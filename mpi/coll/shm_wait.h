@@ -36,10 +36,13 @@ static_assert(std::atomic<uint32_t>::is_always_lock_free, "futex words must be p
 // How long a sleeper sleeps before it checks for an aborting job (and sleeps again).
 inline constexpr std::chrono::milliseconds kShmSleepSlice{50};
 
-// Registers this process for sleepers' fences (once); false if the kernel cannot. All
-// processes that publish to or sleep on a doorbell must agree on `sleeperFences` below:
-// true only if every one of them registered.
-bool registerSleeperFences();
+// Whether this process is registered for sleepers' fences. Registering waits for an RCU
+// grace period in the kernel (about 20 ms here), so MPI_Init starts it on a thread of its
+// own (prepareSleeperFences), and a set-up before it has finished does without: all
+// processes that publish to or sleep on a doorbell must agree on `sleeperFences` below,
+// true only if every one of them was registered at set-up.
+void prepareSleeperFences();
+bool sleeperFencesReady();
 
 // Stores `value` into `flag` (release) and wakes the sleepers if there are any.
 void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value, bool sleeperFences);
