@@ -198,7 +198,7 @@ static void test_first_calls(void) {
 static void test_run_ahead(void) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < 1000; ++i) {
     int data[4] = {rank == 0 ? i : -1, rank == 0 ? 2 * i : -1, 0, 0};
     MPI_Bcast(data, 4, MPI_INT, 0, MPI_COMM_WORLD);
     CHECK_EQ_INT(data[0], i);
@@ -222,7 +222,7 @@ static int my_segments(void) {
 static void test_many_comms(void) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  for (int i = 0; i < 100; ++i) {
+  for (int i = 0; i < 40; ++i) {
     MPI_Comm dup, half;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     MPI_Comm_split(dup, rank % 2, -rank, &half);
@@ -245,7 +245,7 @@ static void* thread_body(void* arg) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  for (int i = 0; i < 2000; ++i) {
+  for (int i = 0; i < 500; ++i) {
     int in[2] = {rank + i, 1}, out[2] = {-1, -1};
     MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, comm);
     CHECK_EQ_INT(out[0], size * i + size * (size - 1) / 2);
