@@ -11,6 +11,7 @@
 #include "mpi/comm/agreement.h"
 #include "mpi/comm/communicator.h"
 #include "mpi/core/engine.h"
+#include "mpi/core/environment.h"
 #include "mpi/core/world.h"
 #include "transport/errors.h"
 #include "transport/job_files.h"
@@ -119,10 +120,8 @@ ShmArea* shmAreaOf(Communicator& comm) {
 }
 
 int callsBeforeSetUp() {
-  static const int calls = [] {
-    const char* value = std::getenv("ZMPI_COLL_SHM_AFTER");
-    return value != nullptr ? std::max(0, std::atoi(value)) : kCallsBeforeSetUp;
-  }();
+  static const int calls =
+      static_cast<int>(std::clamp<long long>(environmentNumber("ZMPI_COLL_SHM_AFTER", kCallsBeforeSetUp), 0, 1 << 20));
   return calls;
 }
 
