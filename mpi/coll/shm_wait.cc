@@ -79,6 +79,9 @@ void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> r
   }
   if (engine.spinUntil(ready)) return;
   constexpr timespec slice{0, std::chrono::nanoseconds(kShmSleepSlice).count()};
+  // Blocked from here on: the watchdog (ZMPI_WATCHDOG_SECONDS) may name the call.
+  Watchdog::Watch watch(engine.watchdog());
+  watch.arm([] { return describeWait(); });
   for (;;) {
     engine.checkAborted();
     // The generation is read before the last check: a ring after that check bumps it, and

@@ -105,6 +105,8 @@ class Engine {
   bool spinUntil(transport::FunctionRef<bool()> ready);
   // Throws MpiError if the world is aborted (for waits outside the engine).
   void checkAborted();
+  // Null unless ZMPI_WATCHDOG_SECONDS is set (for waits outside the engine to report).
+  Watchdog* watchdog() { return watchdog_.get(); }
 
  private:
   struct ReleaseHint {

@@ -16,6 +16,8 @@
  *   fault_rank late SECS   rank 0 waits in MPI_Recv(source 1, tag 42) while rank 1 sleeps
  *                          SECS seconds before sending (the sleep is the subject: rank 0
  *                          is blocked in one call for that long)
+ *   fault_rank latebarrier SECS  as late, in a shared-memory MPI_Barrier (after three that
+ *                          set it up) that rank 1 enters SECS seconds after rank 0
  *   fault_rank never R,..  the listed ranks (ZMPI_RANK) never call MPI_Init (they wait
  *                          to be killed); the others' MPI_Init must fail after the
  *                          start-up timeout
@@ -169,6 +171,14 @@ int main(int argc, char** argv) {
       value = 7;
       MPI_Send(&value, 1, MPI_INT, 0, 42, MPI_COMM_WORLD);
     }
+    MPI_Finalize();
+    if (rank == 0) printf("late ok\n");
+    return 0;
+  } else if (strcmp(mode, "latebarrier") == 0) {
+    const int seconds = argc > 2 ? atoi(argv[2]) : 3;
+    for (int i = 0; i < 3; ++i) MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1) sleep((unsigned)seconds);
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     if (rank == 0) printf("late ok\n");
     return 0;
