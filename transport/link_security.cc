@@ -22,6 +22,7 @@ constexpr uint64_t kServerKeyId = 1;
 constexpr uint64_t kClientKeyId = 2;
 constexpr uint64_t kTokenId = 3;
 constexpr uint64_t kDomainId = 4;
+constexpr uint64_t kBulkKeyId = 5;
 constexpr char kZapEndpoint[] = "inproc://zeromq.zap.01";
 constexpr char kPlainUser[] = "zmpi";
 
@@ -197,6 +198,7 @@ LinkKeys::~LinkKeys() {
   sodium_memzero(serverSecret.data(), serverSecret.size());
   sodium_memzero(clientSecret.data(), clientSecret.size());
   sodium_memzero(token.data(), token.size());
+  sodium_memzero(bulkKey.data(), bulkKey.size());
 }
 
 std::shared_ptr<const LinkKeys> deriveLinkKeys(std::string_view secret, bool encrypt) {
@@ -219,6 +221,7 @@ std::shared_ptr<const LinkKeys> deriveLinkKeys(std::string_view secret, bool enc
       seedKeypair(master, kClientKeyId, keys->clientPublic, keys->clientSecret);
     } else {
       derive(keys->token.data(), keys->token.size(), kTokenId, master);
+      derive(keys->bulkKey.data(), keys->bulkKey.size(), kBulkKeyId, master);
     }
     keys->zapDomain = domainOf(master, encrypt);
   } catch (...) {

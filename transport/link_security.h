@@ -48,6 +48,9 @@ struct LinkKeys {
   std::array<uint8_t, 32> clientSecret{};
   // Authenticated mode: the PLAIN token (zero otherwise).
   std::array<uint8_t, 32> token{};
+  // Authenticated mode: the key of the bulk data connections' challenge-response
+  // (transport/bulk_handshake.h; zero otherwise: encrypted jobs keep their data on CURVE).
+  std::array<uint8_t, 32> bulkKey{};
   // The ZAP domain of this job's server sockets: "zmpi-<32 hex digits>-plain|curve", the
   // digits from another KDF subkey (unrelated to token and keys). It selects the job's
   // credentials in the process-wide ZAP handler, so worlds of several jobs can live in

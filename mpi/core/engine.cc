@@ -66,6 +66,8 @@ Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
   if (const auto period = Watchdog::configuredPeriod(); period.count() > 0)
     watchdog_ = std::make_unique<Watchdog>(period);
   fabric_.setPlacement([this](const transport::WireHeader& header) { return placeData(header); });
+  fabric_.startBulk([this](transport::WireMessage&& message) { onMessage(std::move(message)); },
+                    [this](const std::string& why) { abort(why); });
 }
 
 Engine::~Engine() {
@@ -178,6 +180,13 @@ void Engine::releaseZeroCopy(void*, void* hint) {
   engine->complete(*request);
 }
 
+void Engine::bulkSent(Request& request) {
+  // As releaseZeroCopy: after an abort the waiter has left (the request may be gone).
+  if (abortedFlag_.load(std::memory_order_acquire)) return;
+  setStatus(request.status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
+  complete(request);
+}
+
 void Engine::sendData(Request& request, uint64_t recvId, bool inPieces) {
   const Datatype& type = *request.type;
   const uint64_t bytes = static_cast<uint64_t>(request.count) * type.size();
@@ -193,6 +202,12 @@ void Engine::sendData(Request& request, uint64_t recvId, bool inPieces) {
   // on their way. Once the first piece is handed over the request may complete and be
   // freed at any time: nothing reads it after that (the peer and the pointer are read first).
   const int peer = request.peerWorld;
+  // Over a plain data connection where the fabric has one: written from `data` by the
+  // kernel straight into the receiver's socket, read by it straight into its buffer.
+  if (fabric_.sendBulk(peer, makeHeader(MessageKind::Data, jobHash_, envelope, bytes), data, bytes,
+                       [this, &request] { bulkSent(request); })) {
+    return;
+  }
   const uint64_t piece = inPieces ? fabric_.dataPieceBytes(peer) : 0;
   const uint64_t pieces = piece > 0 && bytes > piece ? (bytes + piece - 1) / piece : 1;
   auto* release = new ReleaseHint{this, &request, pieces};

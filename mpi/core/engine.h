@@ -120,6 +120,8 @@ class Engine {
     uint64_t arrived = 0;
   };
   static void releaseZeroCopy(void* data, void* hint);
+  // The fabric's bulk path has taken the last byte of a rendezvous send.
+  void bulkSent(Request& request);
 
   bool matches(const Request& request, const Envelope& envelope) const;
   static bool probeMatches(int context, int source, int tag, const Envelope& envelope);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "transport/function_ref.h"
 #include "transport/wire.h"
@@ -35,6 +36,19 @@ class Fabric {
   // then the progress thread) rather than through pollFast() on the waiting thread itself:
   // then a spinning thread must leave them the CPU.
   virtual bool hasThreadedPeers() const { return false; }
+  // Sends a rendezvous payload (the Data message `header` announces) over a plain data
+  // connection, straight from `data`, which must stay valid until `done` runs (on this
+  // thread or the fabric's I/O thread, once the last byte is with the kernel). False, with
+  // nothing sent, where there is no such path to `worldRank`: then send() it.
+  virtual bool sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
+                        std::function<void()> done) {
+    return false;
+  }
+  // Starts the bulk path's receiving side (once, before traffic): complete messages go to
+  // `deliver` (from a thread of the fabric; their payloads placed by the Placement where it
+  // names a buffer), and a connection that breaks with bytes lost is reported to `failed`.
+  virtual void startBulk(std::function<void(transport::WireMessage&&)> deliver,
+                         std::function<void(const std::string& why)> failed) {}
   virtual void wake() = 0;
   // Stops sending and receiving; called once, after the last message, before destruction.
   virtual void close() = 0;

@@ -30,6 +30,10 @@ std::vector<PeerAddress> decodePeerTable(const std::vector<std::string>& blobs, 
     checkField(info.tcp_endpoint(), "tcp endpoint", r);
     checkField(info.ipc_endpoint(), "ipc endpoint", r);
     checkField(info.shm_name(), "shared-memory name", r);
+    checkField(info.data_host(), "data host", r);
+    if (info.data_port() < 0 || info.data_port() > 65535) {
+      throw PeerTableError("rank " + std::to_string(r) + " has a malformed data port");
+    }
     if (!info.tcp_endpoint().starts_with("tcp://"))
       throw PeerTableError("rank " + std::to_string(r) + " has no tcp endpoint");
     if (!info.ipc_endpoint().empty() && !info.ipc_endpoint().starts_with("ipc://")) {
@@ -38,8 +42,13 @@ std::vector<PeerAddress> decodePeerTable(const std::vector<std::string>& blobs, 
     if (!info.shm_name().empty() && (info.shm_name()[0] != '/' || info.shm_name().find('/', 1) != std::string::npos)) {
       throw PeerTableError("rank " + std::to_string(r) + " has a malformed shared-memory name");
     }
-    peers[static_cast<size_t>(r)] = {info.host(), info.tcp_endpoint(), info.ipc_endpoint(), info.shm_name(),
-                                     info.pid()};
+    peers[static_cast<size_t>(r)] = {info.host(),
+                                     info.tcp_endpoint(),
+                                     info.ipc_endpoint(),
+                                     info.shm_name(),
+                                     info.pid(),
+                                     info.data_host(),
+                                     static_cast<uint16_t>(info.data_port())};
   }
   return peers;
 }

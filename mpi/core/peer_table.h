@@ -19,6 +19,8 @@ struct PeerAddress {
   std::string ipcEndpoint;  // empty when the peer has none
   std::string shmName;      // empty when the peer has no shared-memory mailbox
   int pid = 0;
+  std::string dataHost;  // the bulk data listener; empty when the peer has none
+  uint16_t dataPort = 0;
 };
 
 class PeerTableError : public std::runtime_error {

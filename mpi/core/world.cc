@@ -165,6 +165,8 @@ void World::exchangeAddresses(const WorldConfig& config) {
   info.set_ipc_endpoint(me.ipcEndpoint);
   info.set_pid(me.pid);
   info.set_shm_name(me.shmName);
+  info.set_data_host(me.dataHost);
+  info.set_data_port(me.dataPort);
   std::vector<std::string> table;
   try {
     // A little longer than the server's own start-up timeout, so that its message naming
@@ -191,6 +193,11 @@ World::~World() { shutdown(); }
 std::string World::pathTo(int worldRank) const {
   if (mock_) return "mock";
   return static_cast<ZmqFabric&>(*fabric_).pathTo(worldRank);
+}
+
+uint64_t World::bulkFramesSent() const {
+  if (mock_) return 0;
+  return static_cast<ZmqFabric&>(*fabric_).bulkFramesSent();
 }
 
 void World::progressLoop() {

@@ -12,6 +12,7 @@
 #include "mpi/core/error.h"
 #include "transport/errors.h"
 #include "transport/job_files.h"
+#include "transport/link_security.h"
 #include "transport/log.h"
 
 namespace zmpi::mpi {
@@ -50,6 +51,15 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
   }
+  // Only with the job's key (an unauthenticated job gets no unauthenticated side door), and
+  // not when the job asked for encryption: the bulk path sends plaintext.
+  if (size_ > 1 && linkKeys_ && !linkKeys_->encrypt && environmentNumber("ZMPI_TCP_BULK", 1) != 0) {
+    try {
+      bulk_ = std::make_unique<transport::BulkLink>(jobHash_, rank_, size_, linkKeys_->bulkKey);
+    } catch (const transport::TransportError& error) {
+      fail(MPI_ERR_OTHER, std::string("MPI_Init: ") + error.what());
+    }
+  }
 }
 
 ZmqFabric::~ZmqFabric() { ZmqFabric::close(); }  // no virtual dispatch in a destructor
@@ -67,6 +77,16 @@ PeerAddress ZmqFabric::bind(const std::string& host, const std::string& bindAddr
     } catch (const transport::TransportError& error) {
       log::get("mpi")->debug("no ipc endpoint ({}); same-host peers will use tcp", error.what());
       ipcPath_.clear();
+    }
+  }
+  if (bulk_) {
+    try {
+      address.dataPort = bulk_->listen(bindAddress);
+      address.dataHost = bindAddress;
+    } catch (const transport::TransportError& error) {
+      // A host name or a wildcard bind address: peers cannot be told where to connect.
+      log::get("mpi")->debug("no bulk data listener ({}); rendezvous data will take zmq", error.what());
+      bulk_.reset();
     }
   }
   if (maxPath_ == "shm" && size_ > 1) {
@@ -93,6 +113,10 @@ void ZmqFabric::setPeers(std::vector<PeerAddress> peers) {
   auto logger = log::get("mpi");
   for (size_t r = 0; r < peers_.size(); ++r) {
     paths_[r] = choosePath(static_cast<int>(r));
+    if (bulk_) {
+      const bool overZmq = paths_[r] == Path::Tcp || paths_[r] == Path::Ipc;
+      bulk_->setPeer(static_cast<int>(r), overZmq ? peers_[r].dataHost : std::string(), peers_[r].dataPort);
+    }
     logger->debug("path to rank {} on host {}: {}", r, peers_[r].host, pathTo(static_cast<int>(r)));
   }
 }
@@ -224,6 +248,34 @@ std::size_t ZmqFabric::dataPieceBytes(int worldRank) const {
   return path == Path::Tcp || path == Path::Ipc ? zmqPieceBytes_ : 0;
 }
 
+bool ZmqFabric::sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
+                         std::function<void()> done) {
+  return bulk_ && bulk_->send(worldRank, header, data, bytes, std::move(done));
+}
+
+void ZmqFabric::startBulk(std::function<void(transport::WireMessage&&)> deliver,
+                          std::function<void(const std::string& why)> failed) {
+  if (!bulk_) return;
+  transport::BulkLink::Handlers handlers;
+  // Only Data, only naming the rank the connection authenticated as: a frame that claims
+  // another sender would let one rank complete another's receive.
+  handlers.place = [this](int peer, const transport::WireHeader& header, void*& where) {
+    if (header.kind != static_cast<uint16_t>(MessageKind::Data) || envelopeOf(header).senderWorld != peer) return false;
+    where = placement_ ? placement_(header) : nullptr;
+    return true;
+  };
+  handlers.deliver = [deliver = std::move(deliver)](int, transport::WireMessage&& message) {
+    deliver(std::move(message));
+  };
+  handlers.failed = [this, failed = std::move(failed)](int peer, const std::string& why) {
+    const std::string text =
+        why + " (rank " + std::to_string(peer) + " on " + peers_.at(static_cast<size_t>(peer)).host + ")";
+    log::get("mpi")->error("{}", text);
+    failed(text);
+  };
+  bulk_->start(std::move(handlers));
+}
+
 bool ZmqFabric::hasThreadedPeers() const {
   return std::any_of(paths_.begin(), paths_.end(), [](Path path) { return path == Path::Tcp || path == Path::Ipc; });
 }
@@ -272,6 +324,7 @@ void ZmqFabric::leavePolling() {
 }
 
 void ZmqFabric::setPlacement(const Placement& placement) {
+  placement_ = placement;
   if (!shmInbox_) return;
   shmInbox_->setPlacement([place = placement](int, const transport::WireHeader& header) { return place(header); });
 }
@@ -294,6 +347,7 @@ bool ZmqFabric::flushQueued() {
 }
 
 void ZmqFabric::close() {
+  if (bulk_) bulk_->stop();  // its thread delivers to the engine: stopped before anything else
   std::lock_guard lock(sendersMutex_);
   for (auto& sender : senders_) {
     if (sender) sender->close();

@@ -14,6 +14,7 @@
 
 #include "mpi/core/fabric.h"
 #include "mpi/core/peer_table.h"
+#include "transport/bulk_link.h"
 #include "transport/inbox.h"
 #include "transport/peer_sender.h"
 #include "transport/shm_mailbox.h"
@@ -49,6 +50,12 @@ class ZmqFabric : public Fabric {
   std::size_t dataPieceBytes(int worldRank) const override;
   // Some peer is reached over tcp or ipc (known once setPeers ran).
   bool hasThreadedPeers() const override;
+  // Over tcp and ipc, when the job's links are authenticated but not encrypted (encrypted
+  // jobs keep their data on CURVE) and ZMPI_TCP_BULK is not 0: a BulkLink connection.
+  bool sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
+                std::function<void()> done) override;
+  void startBulk(std::function<void(transport::WireMessage&&)> deliver,
+                 std::function<void(const std::string& why)> failed) override;
   void wake() override { inbox_.wake(); }
   void close() override;
 
@@ -62,6 +69,8 @@ class ZmqFabric : public Fabric {
   // Messages dropped: malformed or for another job (the inbox), or naming a sender that
   // is not a rank of this world.
   uint64_t rejectedCount() const { return inbox_.rejectedCount() + implausible_.load(); }
+  // Rendezvous payloads sent over bulk data connections.
+  uint64_t bulkFramesSent() const { return bulk_ ? bulk_->framesSent() : 0; }
 
  private:
   enum class Path { Self, Shm, Ipc, Tcp };
@@ -90,6 +99,8 @@ class ZmqFabric : public Fabric {
   std::size_t zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT
   std::size_t zmqPieceBytes_;  // ZMPI_TCP_PIECE_BYTES
   transport::Inbox inbox_;
+  std::unique_ptr<transport::BulkLink> bulk_;  // null: no bulk data connections
+  Placement placement_;
   std::unique_ptr<transport::ShmInbox> shmInbox_;
   std::vector<PeerAddress> peers_;
   std::vector<Path> paths_;

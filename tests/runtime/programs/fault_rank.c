@@ -18,6 +18,9 @@
  *                          is blocked in one call for that long)
  *   fault_rank latebarrier SECS  as late, in a shared-memory MPI_Barrier (after three that
  *                          set it up) that rank 1 enters SECS seconds after rank 0
+ *   fault_rank stream      rank 1 sends 32 MiB messages to rank 0 without end (over tcp:
+ *                          the bulk data connection); both say "ready" after the first
+ *                          one, so a rank killed after that dies mid-transfer
  *   fault_rank never R,..  the listed ranks (ZMPI_RANK) never call MPI_Init (they wait
  *                          to be killed); the others' MPI_Init must fail after the
  *                          start-up timeout
@@ -182,6 +185,16 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     if (rank == 0) printf("late ok\n");
     return 0;
+  } else if (strcmp(mode, "stream") == 0) {
+    enum { kBytes = 32 << 20 };
+    char* buffer = calloc(kBytes, 1);
+    if (buffer == NULL) return fail("no memory for the stream");
+    for (long n = 0;; ++n) {
+      if (rank == 0) MPI_Recv(buffer, kBytes, MPI_BYTE, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (rank == 1) MPI_Send(buffer, kBytes, MPI_BYTE, 0, 5, MPI_COMM_WORLD);
+      if (n == 0) ready(rank);
+      if (rank > 1) blockInRecv();
+    }
   } else if (strcmp(mode, "never") == 0) {
     MPI_Finalize();
     return fail("MPI_Init completed without every rank");

@@ -1,0 +1,108 @@
+// Which jobs send rendezvous payloads over bulk data connections (ZmqFabric::sendBulk):
+// authenticated jobs over tcp do; encrypted jobs (the bulk path is plaintext), jobs
+// without a secret (no unauthenticated side door) and ZMPI_TCP_BULK=0 keep them on zmq.
+// The bytes arrive intact either way. Ranks are threads of this process.
+#include <catch2/catch.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "mock_world.h"
+#include "transport/context.h"
+#include "transport/link_security.h"
+#include "transport/rendezvous.h"
+
+using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+#define RANK_CHECK(condition)                                                                    \
+  do {                                                                                           \
+    if (!(condition)) throw std::runtime_error(std::string("rank check failed: ") + #condition); \
+  } while (false)
+
+// Two ranks exchange payloads above the tcp eager limit; returns each rank's bulk frames.
+std::vector<uint64_t> exchange(const std::shared_ptr<const zmpi::transport::LinkKeys>& keys) {
+  zmpi::transport::ContextOwner context;
+  const std::string jobId = "bulk-world-test-" + std::to_string(::getpid());
+  std::optional<zmpi::transport::ZapAuthenticator> zap;
+  if (keys) zap.emplace(keys);
+  zmpi::transport::RendezvousServer server("tcp://127.0.0.1:*", zmpi::transport::jobHashOf(jobId), 2, 10s, {}, {},
+                                           keys);
+  std::vector<uint64_t> frames(2);
+  std::vector<std::exception_ptr> errors(2);
+  std::vector<std::thread> threads;
+  for (int rank = 0; rank < 2; ++rank) {
+    threads.emplace_back([&, rank] {
+      try {
+        WorldConfig config;
+        config.rank = rank;
+        config.size = 2;
+        config.jobId = jobId;
+        config.rendezvous = server.endpoint();
+        config.host = "a";
+        config.linkKeys = keys;
+        World world(config);
+        RANK_CHECK(world.pathTo(1 - rank) == "tcp");
+        for (size_t bytes : {size_t{600000}, size_t{3 * 1024 * 1024 + 5}}) {
+          std::vector<char> out(bytes), in(bytes);
+          for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<char>(i * 13 + rank);
+          auto recv = makeRequest(world, Request::Kind::Recv, in.data(), bytes, 1 - rank, 4);
+          world.engine().startRecv(*recv);
+          auto send = makeRequest(world, Request::Kind::Send, out.data(), bytes, 1 - rank, 4);
+          world.engine().startSend(*send);
+          world.engine().wait(*send);
+          world.engine().wait(*recv);
+          for (size_t i = 0; i < bytes; ++i) RANK_CHECK(in[i] == static_cast<char>(i * 13 + (1 - rank)));
+        }
+        frames[static_cast<size_t>(rank)] = world.bulkFramesSent();
+        world.shutdown();
+      } catch (...) {
+        errors[static_cast<size_t>(rank)] = std::current_exception();
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  server.stop();
+  for (auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return frames;
+}
+
+struct ForcedTcp {
+  ForcedTcp() { ::setenv("ZMPI_TRANSPORT", "tcp", 1); }
+  ~ForcedTcp() {
+    ::unsetenv("ZMPI_TRANSPORT");
+    ::unsetenv("ZMPI_TCP_BULK");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an authenticated job sends rendezvous payloads over bulk data connections", "[world][bulk]") {
+  ForcedTcp tcp;
+  const auto frames = exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false));
+  CHECK(frames == std::vector<uint64_t>{2, 2});
+}
+
+TEST_CASE("ZMPI_TCP_BULK=0, an encrypted job or one without a secret keeps them on zmq", "[world][bulk]") {
+  ForcedTcp tcp;
+  SECTION("ZMPI_TCP_BULK=0") {
+    ::setenv("ZMPI_TCP_BULK", "0", 1);
+    CHECK(exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false)) ==
+          std::vector<uint64_t>{0, 0});
+  }
+  SECTION("encrypted") {
+    if (!zmpi::transport::curveAvailable()) {
+      WARN("skipped: no CURVE in this libzmq");
+      return;
+    }
+    CHECK(exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", true)) ==
+          std::vector<uint64_t>{0, 0});
+  }
+  SECTION("no secret") { CHECK(exchange(nullptr) == std::vector<uint64_t>{0, 0}); }
+}

@@ -1,0 +1,608 @@
+#include "transport/bulk_link.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sodium.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+
+#include "transport/errors.h"
+#include "transport/log.h"
+
+namespace zmpi::transport {
+namespace {
+
+std::chrono::milliseconds environmentMs(const char* name, long long fallback) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::chrono::milliseconds(fallback);
+  char* end = nullptr;
+  const long long parsed = std::strtoll(value, &end, 10);
+  if (end == value || *end != '\0' || parsed <= 0) {
+    throw TransportError(std::string(name) + "=" + value + " is not a positive number of milliseconds");
+  }
+  return std::chrono::milliseconds(parsed);
+}
+
+std::chrono::microseconds environmentUs(const char* name, long long fallback) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::chrono::microseconds(fallback);
+  char* end = nullptr;
+  const long long parsed = std::strtoll(value, &end, 10);
+  if (end == value || *end != '\0' || parsed < 0) {
+    throw TransportError(std::string(name) + "=" + value + " is not a number of microseconds");
+  }
+  return std::chrono::microseconds(parsed);
+}
+
+// Small frames (a 72-byte header before the first payload bytes) must not wait for an
+// acknowledgement. Socket buffers stay the kernel's (autotuned): 4 and 8 MiB buffers
+// measured no different.
+void noDelay(int fd) {
+  const int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+std::string errnoText(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
+std::string peerName(int fd) {
+  sockaddr_storage address{};
+  socklen_t length = sizeof address;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) return "?";
+  char host[NI_MAXHOST] = {};
+  char port[NI_MAXSERV] = {};
+  if (::getnameinfo(reinterpret_cast<sockaddr*>(&address), length, host, sizeof host, port, sizeof port,
+                    NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+    return "?";
+  }
+  return std::string(host) + ":" + port;
+}
+
+}  // namespace
+
+// One frame on its way out: the header, then the payload from the caller's buffer.
+struct Job {
+  WireHeader header;
+  const uint8_t* data;
+  std::size_t bytes;
+  std::size_t sent = 0;  // of sizeof(header) + bytes
+  std::function<void()> done;
+};
+
+struct BulkLink::Outgoing {
+  int fd = -1;
+  std::deque<Job> queue;
+};
+
+struct BulkLink::Peer {
+  enum class State { Untried, Ready, Unavailable };
+  std::mutex connectMutex;  // one connection attempt at a time
+  std::mutex mutex;         // everything below; the writes on `out`
+  std::string host;
+  uint16_t port = 0;
+  State state = State::Untried;
+  Outgoing out;
+};
+
+struct BulkLink::Incoming {
+  enum class State { Hello, Proof, Header, Payload };
+  int fd = -1;
+  std::string from;  // address, for log lines
+  int peer = -1;     // the authenticated client rank
+  State state = State::Hello;
+  std::chrono::steady_clock::time_point deadline;   // of the handshake
+  std::array<uint8_t, sizeof(WireHeader)> small{};  // Hello, Proof or header, as it arrives
+  std::size_t got = 0;
+  bulk::HelloBytes hello{};
+  bulk::ReplyBytes reply{};
+  WireHeader header;
+  uint8_t* target = nullptr;
+  zmq::message_t scratch;
+  bool placed = false;
+};
+
+BulkLink::BulkLink(uint64_t jobHash, int rank, int worldSize, const bulk::Key& key)
+    : jobHash_(jobHash),
+      rank_(rank),
+      worldSize_(worldSize),
+      key_(key),
+      connectTimeout_(environmentMs("ZMPI_BULK_CONNECT_MS", 5000)),
+      handshakeTimeout_(environmentMs("ZMPI_BULK_HANDSHAKE_MS", 10000)),
+      spinTime_(environmentUs("ZMPI_BULK_SPIN_US", 200)) {
+  for (int r = 0; r < worldSize; ++r) peers_.push_back(std::make_unique<Peer>());
+  wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wakeFd_ < 0) throw TransportError(errnoText("eventfd for the bulk link"));
+}
+
+BulkLink::~BulkLink() {
+  stop();
+  if (wakeFd_ >= 0) ::close(wakeFd_);
+  sodium_memzero(key_.data(), key_.size());
+}
+
+uint16_t BulkLink::listen(const std::string& address) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (const int rc = ::getaddrinfo(address.c_str(), "0", &hints, &found); rc != 0) {
+    throw TransportError("bulk listener on " + address + ": " + ::gai_strerror(rc));
+  }
+  std::string why = "no address";
+  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+      why = errnoText("socket");
+      continue;
+    }
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, 128) != 0) {
+      why = errnoText("bind");
+      ::close(fd);
+      continue;
+    }
+    listenFd_ = fd;
+    break;
+  }
+  ::freeaddrinfo(found);
+  if (listenFd_ < 0) throw TransportError("bulk listener on " + address + ": " + why);
+  sockaddr_storage bound{};
+  socklen_t length = sizeof bound;
+  ::getsockname(listenFd_, reinterpret_cast<sockaddr*>(&bound), &length);
+  return ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
+                                           : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+}
+
+void BulkLink::setPeer(int peer, const std::string& host, uint16_t port) {
+  Peer& p = *peers_.at(static_cast<std::size_t>(peer));
+  std::lock_guard lock(p.mutex);
+  p.host = host;
+  p.port = port;
+  if (host.empty() || port == 0 || peer == rank_) p.state = Peer::State::Unavailable;
+}
+
+void BulkLink::start(Handlers handlers) {
+  handlers_ = std::move(handlers);
+  thread_ = std::thread([this] { run(); });
+}
+
+void BulkLink::stop() {
+  if (stopping_.exchange(true)) return;
+  wakeThread();
+  if (thread_.joinable()) thread_.join();
+  for (auto& in : incoming_) {
+    if (in->fd >= 0) ::close(in->fd);
+  }
+  incoming_.clear();
+  for (auto& p : peers_) {
+    std::lock_guard lock(p->mutex);
+    if (p->out.fd >= 0) ::close(p->out.fd);
+    p->out.fd = -1;
+    p->out.queue.clear();
+    p->state = Peer::State::Unavailable;
+  }
+  if (listenFd_ >= 0) ::close(listenFd_);
+  listenFd_ = -1;
+}
+
+void BulkLink::wakeThread() {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = ::write(wakeFd_, &one, sizeof one);
+}
+
+int BulkLink::connectTo(int peer, std::string& why) {
+  Peer& p = *peers_[static_cast<std::size_t>(peer)];
+  const auto deadline = std::chrono::steady_clock::now() + connectTimeout_;
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const std::string port = std::to_string(p.port);
+  if (const int rc = ::getaddrinfo(p.host.c_str(), port.c_str(), &hints, &found); rc != 0) {
+    why = ::gai_strerror(rc);
+    return -1;
+  }
+  int fd = -1;
+  why = "no address";
+  for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
+    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+      why = errnoText("socket");
+      continue;
+    }
+    if (::connect(fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
+      why = errnoText("connect");
+      ::close(fd);
+      fd = -1;
+      continue;
+    }
+    // Connected when writable; SO_ERROR says whether it worked.
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd wait{fd, POLLOUT, 0};
+    int error = 0;
+    socklen_t length = sizeof error;
+    const int ready = ::poll(&wait, 1, static_cast<int>(std::max<long long>(0, left.count())));
+    if (ready <= 0 || ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0 || error != 0) {
+      why = ready == 0 ? "connect timed out" : std::string("connect: ") + std::strerror(error != 0 ? error : errno);
+      ::close(fd);
+      fd = -1;
+    }
+  }
+  ::freeaddrinfo(found);
+  if (fd < 0) return -1;
+  noDelay(fd);
+  why = bulk::clientHandshake(
+      fd, key_, bulk::makeHello(jobHash_, static_cast<uint32_t>(rank_), static_cast<uint32_t>(peer)), deadline);
+  if (!why.empty()) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool BulkLink::connected(int peer) {
+  Peer& p = *peers_[static_cast<std::size_t>(peer)];
+  {
+    std::lock_guard lock(p.mutex);
+    if (p.state != Peer::State::Untried) return p.state == Peer::State::Ready;
+  }
+  // Connecting takes a round trip to the peer's I/O thread: not under p.mutex, which our
+  // own I/O thread takes (two ranks connecting to each other would wait for each other).
+  std::lock_guard connecting(p.connectMutex);
+  {
+    std::lock_guard lock(p.mutex);
+    if (p.state != Peer::State::Untried) return p.state == Peer::State::Ready;
+  }
+  std::string why;
+  const int fd = connectTo(peer, why);
+  {
+    std::lock_guard lock(p.mutex);
+    if (fd < 0 || stopping_.load()) {
+      if (fd >= 0) ::close(fd);
+      // Once per peer: from now on its bulk data takes the zmq path.
+      p.state = Peer::State::Unavailable;
+      log::get("transport")
+          ->debug("no bulk data connection to rank {} at {}:{} ({}); using zmq", peer, p.host, p.port, why);
+      return false;
+    }
+    p.out.fd = fd;
+    p.state = Peer::State::Ready;
+  }
+  wakeThread();  // it watches the new connection from now on
+  return true;
+}
+
+bool BulkLink::send(int peer, const WireHeader& header, const void* data, std::size_t bytes,
+                    std::function<void()> done) {
+  if (peer < 0 || peer >= worldSize_ || stopping_.load()) return false;
+  Peer& p = *peers_[static_cast<std::size_t>(peer)];
+  std::vector<std::function<void()>> finished;
+  bool queued = false;
+  if (!connected(peer)) return false;
+  {
+    std::unique_lock lock(p.mutex);
+    if (p.state != Peer::State::Ready) return false;  // broke since
+    p.out.queue.push_back(Job{header, static_cast<const uint8_t*>(data), bytes, 0, std::move(done)});
+    framesSent_.fetch_add(1, std::memory_order_relaxed);
+    if (p.out.queue.size() == 1) {
+      std::string why;
+      if (!writeSome(p.out, finished, why)) {
+        // Nothing of this frame went out and nothing else waits: the caller can still take
+        // the zmq path (the peer is most likely gone, which zmq's path will report).
+        if (p.out.queue.size() == 1 && p.out.queue.front().sent == 0) {
+          p.out.queue.clear();
+          p.state = Peer::State::Unavailable;
+          log::get("transport")->debug("bulk data connection to rank {} failed ({}); using zmq", peer, why);
+          return false;
+        }
+        lock.unlock();
+        handlers_.failed(peer, "bulk data connection to rank " + std::to_string(peer) + " broke mid-transfer: " + why);
+        return true;
+      }
+    }
+    queued |= !p.out.queue.empty();
+  }
+  for (auto& callback : finished) callback();
+  if (queued) wakeThread();
+  return true;
+}
+
+bool BulkLink::writeSome(Outgoing& out, std::vector<std::function<void()>>& done, std::string& why) {
+  while (!out.queue.empty()) {
+    Job& job = out.queue.front();
+    constexpr std::size_t kHeader = sizeof(WireHeader);
+    iovec parts[2];
+    int count = 0;
+    if (job.sent < kHeader) {
+      parts[count++] = {reinterpret_cast<uint8_t*>(&job.header) + job.sent, kHeader - job.sent};
+      if (job.bytes > 0) parts[count++] = {const_cast<uint8_t*>(job.data), job.bytes};
+    } else {
+      const std::size_t offset = job.sent - kHeader;
+      parts[count++] = {const_cast<uint8_t*>(job.data) + offset, job.bytes - offset};
+    }
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = static_cast<std::size_t>(count);
+    const ssize_t n = ::sendmsg(out.fd, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
+      why = errnoText("send");
+      return false;
+    }
+    job.sent += static_cast<std::size_t>(n);
+    if (job.sent == kHeader + job.bytes) {
+      done.push_back(std::move(job.done));
+      out.queue.pop_front();
+    }
+  }
+  return true;
+}
+
+void BulkLink::run() {
+  auto logger = log::get("transport");
+  std::vector<pollfd> fds;
+  std::vector<int> outPeers;  // the peer of each outgoing entry in fds
+  auto lastBusy = std::chrono::steady_clock::now() - std::chrono::hours(1);
+  while (!stopping_.load()) {
+    fds.clear();
+    outPeers.clear();
+    fds.push_back({wakeFd_, POLLIN, 0});
+    fds.push_back({listenFd_, static_cast<short>(listenFd_ >= 0 ? POLLIN : 0), 0});
+    for (auto& in : incoming_) fds.push_back({in->fd, POLLIN, 0});
+    for (int r = 0; r < worldSize_; ++r) {
+      Peer& p = *peers_[static_cast<std::size_t>(r)];
+      std::lock_guard lock(p.mutex);
+      if (p.out.fd < 0) continue;
+      // Readable: the peer never writes after accepting, so this is its end (EOF, reset).
+      fds.push_back({p.out.fd, static_cast<short>(POLLIN | (p.out.queue.empty() ? 0 : POLLOUT)), 0});
+      outPeers.push_back(r);
+    }
+    int timeout = -1;
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& in : incoming_) {
+      if (in->peer >= 0) continue;
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(in->deadline - now).count();
+      timeout = static_cast<int>(std::clamp<long long>(left, 0, timeout < 0 ? 60000 : timeout));
+    }
+    // While a frame is under way in either direction, poll without sleeping for a while:
+    // on a VM a sleeping reader costs the writer an inter-processor wake-up per segment.
+    bool busy = false;
+    for (auto& in : incoming_) busy |= in->state == Incoming::State::Payload;
+    for (std::size_t i = 2 + incoming_.size(); i < fds.size(); ++i) busy |= (fds[i].events & POLLOUT) != 0;
+    if (busy) lastBusy = now;
+    const bool spin = now - lastBusy < spinTime_;
+    int ready = ::poll(fds.data(), fds.size(), spin ? 0 : timeout);
+    if (ready == 0 && spin) {
+      std::this_thread::yield();
+      continue;
+    }
+    if (ready < 0 && errno != EINTR) {
+      logger->error("bulk link: {}", errnoText("poll"));
+      return;
+    }
+    if (fds[0].revents != 0) {
+      uint64_t count;
+      [[maybe_unused]] const ssize_t n = ::read(wakeFd_, &count, sizeof count);
+    }
+    if (fds[1].revents != 0) acceptAll();
+    // Incoming connections, in the order they were in fds (acceptAll appended new ones after).
+    std::size_t at = 2;
+    const std::size_t polledIncoming = fds.size() - 2 - outPeers.size();
+    std::vector<bool> keep(incoming_.size(), true);
+    for (std::size_t i = 0; i < polledIncoming; ++i, ++at) {
+      if (fds[at].revents != 0) keep[i] = readFrom(*incoming_[i]);
+    }
+    const auto later = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < incoming_.size(); ++i) {
+      if (keep[i] && incoming_[i]->peer < 0 && later >= incoming_[i]->deadline) {
+        refuse(*incoming_[i], "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
+        keep[i] = false;
+      }
+    }
+    for (std::size_t i = incoming_.size(); i-- > 0;) {
+      if (!keep[i]) incoming_.erase(incoming_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    for (std::size_t k = 0; k < outPeers.size(); ++k, ++at) {
+      const short events = fds[at].revents;
+      if (events == 0) continue;
+      const int r = outPeers[k];
+      Peer& p = *peers_[static_cast<std::size_t>(r)];
+      std::vector<std::function<void()>> finished;
+      std::string why;
+      bool broken = false;
+      {
+        std::lock_guard lock(p.mutex);
+        if (p.out.fd != fds[at].fd) continue;
+        if (events & POLLOUT) broken = !writeSome(p.out, finished, why);
+        if (!broken && (events & (POLLIN | POLLERR | POLLHUP))) {
+          uint8_t byte;
+          const ssize_t n = ::recv(p.out.fd, &byte, 1, MSG_DONTWAIT);
+          if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) || n > 0) {
+            broken = true;
+            why = n == 0 ? "closed by the peer" : n > 0 ? "unexpected bytes from the peer" : errnoText("recv");
+          }
+        }
+        if (broken) {
+          const bool lost = !p.out.queue.empty();
+          ::close(p.out.fd);
+          p.out.fd = -1;
+          p.out.queue.clear();
+          p.state = Peer::State::Unavailable;  // later frames to it take the zmq path
+          if (!lost) {
+            logger->debug("bulk data connection to rank {} ended ({})", r, why);
+            broken = false;
+          }
+        }
+      }
+      for (auto& callback : finished) callback();
+      if (broken)
+        handlers_.failed(r, "bulk data connection to rank " + std::to_string(r) + " broke mid-transfer: " + why);
+    }
+  }
+}
+
+void BulkLink::acceptAll() {
+  for (;;) {
+    const int fd = ::accept4(listenFd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED) {
+        log::get("transport")->warn("bulk link: {}", errnoText("accept"));
+      }
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      return;
+    }
+    noDelay(fd);
+    auto in = std::make_unique<Incoming>();
+    in->fd = fd;
+    in->from = peerName(fd);
+    in->deadline = std::chrono::steady_clock::now() + handshakeTimeout_;
+    incoming_.push_back(std::move(in));
+  }
+}
+
+void BulkLink::refuse(Incoming& in, const std::string& why) {
+  const uint64_t n = refused_.fetch_add(1) + 1;
+  log::get("transport")
+      ->log(log::rejectLevel(n), "refused a bulk data connection from {} ({} so far): {}", in.from, n, why);
+  ::close(in.fd);
+  in.fd = -1;
+}
+
+bool BulkLink::readFrom(Incoming& in) {
+  for (;;) {
+    const bool handshaking = in.state == Incoming::State::Hello || in.state == Incoming::State::Proof;
+    uint8_t* into;
+    std::size_t want;
+    if (in.state == Incoming::State::Payload) {
+      into = in.target + in.got;
+      want = in.header.payloadBytes - in.got;
+    } else {
+      const std::size_t size = in.state == Incoming::State::Hello   ? bulk::kHelloBytes
+                               : in.state == Incoming::State::Proof ? bulk::kProofBytes
+                                                                    : sizeof(WireHeader);
+      into = in.small.data() + in.got;
+      want = size - in.got;
+    }
+    const ssize_t n = ::recv(in.fd, into, want, MSG_DONTWAIT);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+    if (n <= 0) {
+      const std::string why = n == 0 ? "closed by the peer" : errnoText("recv");
+      if (handshaking) {
+        refuse(in, "during the handshake: " + why);
+      } else if (in.state == Incoming::State::Header && in.got == 0) {
+        ::close(in.fd);  // between frames: the peer is done with us
+        in.fd = -1;
+      } else {
+        ::close(in.fd);
+        in.fd = -1;
+        handlers_.failed(in.peer,
+                         "bulk data connection from rank " + std::to_string(in.peer) + " broke mid-transfer: " + why);
+      }
+      return false;
+    }
+    in.got += static_cast<std::size_t>(n);
+    if (static_cast<std::size_t>(n) < want) continue;  // read again: EAGAIN ends the round
+    const bool more = handshaking ? handshakeStep(in) : frameStep(in);
+    if (!more) return false;
+  }
+}
+
+bool BulkLink::handshakeStep(Incoming& in) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1000);
+  if (in.state == Incoming::State::Hello) {
+    std::memcpy(in.hello.data(), in.small.data(), bulk::kHelloBytes);
+    bulk::Hello hello;
+    std::string why;
+    if (!bulk::decodeHello(in.hello, jobHash_, static_cast<uint32_t>(rank_), hello, why)) {
+      refuse(in, why);
+      return false;
+    }
+    if (hello.clientRank >= static_cast<uint32_t>(worldSize_) || hello.clientRank == static_cast<uint32_t>(rank_)) {
+      refuse(in, "a hello from rank " + std::to_string(hello.clientRank) + ", not a peer of this world");
+      return false;
+    }
+    in.reply = bulk::makeReply(key_, in.hello);
+    // 64 bytes on a fresh connection: the socket buffer takes them at once.
+    if (auto failed = bulk::writeFully(in.fd, in.reply.data(), in.reply.size(), deadline); !failed.empty()) {
+      refuse(in, "sending the reply: " + failed);
+      return false;
+    }
+    in.state = Incoming::State::Proof;
+    in.got = 0;
+    return true;
+  }
+  bulk::ProofBytes proof;
+  std::memcpy(proof.data(), in.small.data(), proof.size());
+  if (!bulk::checkProof(key_, in.hello, in.reply, proof)) {
+    refuse(in, "the client does not hold this job's key");
+    return false;
+  }
+  const uint8_t accept = bulk::kAccept;
+  if (auto failed = bulk::writeFully(in.fd, &accept, 1, deadline); !failed.empty()) {
+    refuse(in, "sending the acceptance: " + failed);
+    return false;
+  }
+  uint32_t client;
+  std::memcpy(&client, in.hello.data() + 16, sizeof client);
+  in.peer = static_cast<int>(client);
+  in.state = Incoming::State::Header;
+  in.got = 0;
+  accepted_.fetch_add(1);
+  return true;
+}
+
+bool BulkLink::frameStep(Incoming& in) {
+  if (in.state == Incoming::State::Header) {
+    std::memcpy(&in.header, in.small.data(), sizeof(WireHeader));
+    const WireHeader& h = in.header;
+    std::string why;
+    if (h.magic != kWireMagic || h.version != kWireVersion) {
+      why = "not a wire header";
+    } else if (h.jobHash != jobHash_) {
+      why = "a frame for another job";
+    } else if (h.payloadBytes > kMaxPayloadBytes) {
+      why = "a payload of " + std::to_string(h.payloadBytes) + " bytes";
+    }
+    void* where = nullptr;
+    if (why.empty() && !handlers_.place(in.peer, h, where)) why = "a frame the receiver refused";
+    if (!why.empty()) {
+      ::close(in.fd);
+      in.fd = -1;
+      log::get("transport")->warn("dropped the bulk data connection from rank {} at {}: {}", in.peer, in.from, why);
+      return false;
+    }
+    in.placed = where != nullptr;
+    if (!in.placed && h.payloadBytes > 0) {
+      in.scratch.rebuild(static_cast<std::size_t>(h.payloadBytes));
+      where = in.scratch.data();
+    }
+    in.target = static_cast<uint8_t*>(where);
+    in.got = 0;
+    in.state = Incoming::State::Payload;
+    if (h.payloadBytes > 0) return true;
+  }
+  WireMessage message{in.header, std::move(in.scratch), in.placed, false};
+  in.scratch = zmq::message_t();
+  in.state = Incoming::State::Header;
+  in.got = 0;
+  in.target = nullptr;
+  handlers_.deliver(in.peer, std::move(message));
+  return true;
+}
+
+}  // namespace zmpi::transport

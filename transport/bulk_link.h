@@ -1,0 +1,118 @@
+#pragma once
+// Plain TCP connections for the bulk bytes of rendezvous messages (see transport/README.md,
+// "Bulk data connections"). zmq always receives into buffers of its own and hands them over
+// from its I/O thread; here the receiver reads a frame's payload with recv() straight into
+// the buffer the receive posted, and the sender writes it with writev() from the user's
+// buffer: one copy less and one thread hop less than the zmq path.
+//
+// Each process listens on one port; a sender connects lazily, on its first bulk frame to a
+// peer (one connection per direction and pair), and proves the job's key in a
+// challenge-response (bulk_handshake.h) before it writes anything. One I/O thread per
+// process accepts, authenticates and reads every incoming connection and finishes writes
+// the socket could not take at once; nothing of it blocks on a peer.
+//
+// A frame is a WireHeader (72 bytes, validated as on zmq) and header.payloadBytes bytes.
+// What the bytes mean is the caller's (the mpi fabric): it says where each payload goes
+// and receives the finished frames.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "transport/bulk_handshake.h"
+#include "transport/wire.h"
+
+namespace zmpi::transport {
+
+class BulkLink {
+ public:
+  struct Handlers {
+    // Where the payload of a frame from `peer` goes: a buffer of header.payloadBytes, or
+    // null for a scratch buffer delivered as the message's payload. False refuses the
+    // frame: the connection is dropped (a peer that names another sender, a kind that does
+    // not travel here).
+    std::function<bool(int peer, const WireHeader& header, void*& where)> place;
+    // A complete frame (placed: its payload is in the buffer place() named).
+    std::function<void(int peer, WireMessage&& message)> deliver;
+    // A connection to or from `peer` broke with a frame half-way: bytes are lost.
+    std::function<void(int peer, const std::string& why)> failed;
+  };
+
+  BulkLink(uint64_t jobHash, int rank, int worldSize, const bulk::Key& key);
+  ~BulkLink();
+  BulkLink(const BulkLink&) = delete;
+  BulkLink& operator=(const BulkLink&) = delete;
+
+  // Binds the listener on a numeric address, port chosen by the kernel; returns the port.
+  // Throws TransportError.
+  uint16_t listen(const std::string& address);
+  // Where `peer` listens (from the address table); an empty host: it has no listener.
+  void setPeer(int peer, const std::string& host, uint16_t port);
+  // Starts the I/O thread; incoming data is handed to `handlers` from then on.
+  void start(Handlers handlers);
+
+  // Sends one frame to `peer`: the header, then `bytes` from `data`, which must stay valid
+  // until `done` runs (on this thread if the socket takes everything at once, else on the
+  // I/O thread). False, with nothing sent, if there is no usable connection to the peer
+  // (none can be made: the caller takes another path; tried once per peer, then remembered).
+  bool send(int peer, const WireHeader& header, const void* data, std::size_t bytes, std::function<void()> done);
+
+  // Stops the thread and closes every connection; frames still queued are dropped.
+  void stop();
+
+  // Connections refused (bad handshake, garbage, timeouts) so far: for tests.
+  uint64_t refusedCount() const { return refused_.load(); }
+  uint64_t acceptedCount() const { return accepted_.load(); }
+  // Frames taken by send() (whether or not their last byte is out yet).
+  uint64_t framesSent() const { return framesSent_.load(); }
+
+ private:
+  struct Outgoing;
+  struct Incoming;
+  struct Peer;
+
+  // Whether there is a connection to `peer`, making it on first use.
+  bool connected(int peer);
+  // Connects and authenticates; the fd or -1 with `why`.
+  int connectTo(int peer, std::string& why);
+  void run();
+  void wakeThread();
+  void acceptAll();
+  // Reads what `in` has; false when the connection is finished with (closed by us or it).
+  bool readFrom(Incoming& in);
+  bool handshakeStep(Incoming& in);
+  bool frameStep(Incoming& in);
+  void refuse(Incoming& in, const std::string& why);
+  // Writes what the socket takes of `out`'s queue (its mutex held); completed frames'
+  // callbacks are appended to `done`. False on a write error (`why`).
+  static bool writeSome(Outgoing& out, std::vector<std::function<void()>>& done, std::string& why);
+
+  uint64_t jobHash_;
+  int rank_;
+  int worldSize_;
+  bulk::Key key_;
+  std::chrono::milliseconds connectTimeout_;
+  std::chrono::milliseconds handshakeTimeout_;
+  // How long the I/O thread polls without sleeping after a frame was under way
+  // (ZMPI_BULK_SPIN_US): measured on a 2-vCPU VM, a reader that sleeps in poll() between
+  // segments halved the bandwidth (every wake-up of the other vCPU is an exit to the
+  // hypervisor); Open MPI's tcp BTL never sleeps while it waits.
+  std::chrono::microseconds spinTime_;
+  int listenFd_ = -1;
+  int wakeFd_ = -1;  // eventfd: a queued write, or stop
+  Handlers handlers_;
+  std::vector<std::unique_ptr<Peer>> peers_;
+  std::vector<std::unique_ptr<Incoming>> incoming_;  // I/O thread only
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<uint64_t> refused_{0};
+  std::atomic<uint64_t> accepted_{0};
+  std::atomic<uint64_t> framesSent_{0};
+};
+
+}  // namespace zmpi::transport
