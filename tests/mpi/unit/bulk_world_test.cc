@@ -1,6 +1,7 @@
 // Which jobs send rendezvous payloads over bulk data connections (ZmqFabric::sendBulk):
-// authenticated jobs over tcp do; encrypted jobs (the bulk path is plaintext), jobs
-// without a secret (no unauthenticated side door) and ZMPI_TCP_BULK=0 keep them on zmq.
+// authenticated jobs over tcp with ZMPI_TCP_BULK=1 do; encrypted jobs (the bulk path is
+// plaintext), jobs without a secret (no unauthenticated side door) and the default
+// (ZMPI_TCP_BULK unset or 0) keep them on zmq.
 // The bytes arrive intact either way. Ranks are threads of this process.
 #include <catch2/catch.hpp>
 #include <optional>
@@ -74,7 +75,10 @@ std::vector<uint64_t> exchange(const std::shared_ptr<const zmpi::transport::Link
 }
 
 struct ForcedTcp {
-  ForcedTcp() { ::setenv("ZMPI_TRANSPORT", "tcp", 1); }
+  ForcedTcp() {
+    ::setenv("ZMPI_TRANSPORT", "tcp", 1);
+    ::setenv("ZMPI_TCP_BULK", "1", 1);
+  }
   ~ForcedTcp() {
     ::unsetenv("ZMPI_TRANSPORT");
     ::unsetenv("ZMPI_TCP_BULK");
@@ -83,16 +87,16 @@ struct ForcedTcp {
 
 }  // namespace
 
-TEST_CASE("an authenticated job sends rendezvous payloads over bulk data connections", "[world][bulk]") {
+TEST_CASE("an authenticated job asked to sends rendezvous payloads over bulk data connections", "[world][bulk]") {
   ForcedTcp tcp;
   const auto frames = exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false));
   CHECK(frames == std::vector<uint64_t>{2, 2});
 }
 
-TEST_CASE("ZMPI_TCP_BULK=0, an encrypted job or one without a secret keeps them on zmq", "[world][bulk]") {
+TEST_CASE("by default, or for an encrypted job or one without a secret, they stay on zmq", "[world][bulk]") {
   ForcedTcp tcp;
-  SECTION("ZMPI_TCP_BULK=0") {
-    ::setenv("ZMPI_TCP_BULK", "0", 1);
+  SECTION("by default") {
+    ::unsetenv("ZMPI_TCP_BULK");
     CHECK(exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false)) ==
           std::vector<uint64_t>{0, 0});
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A rank killed by SIGKILL in the middle of a rendezvous payload on a bulk data connection
-# (ZMPI_TRANSPORT=tcp, transport/bulk_link.h): the sender, with the receiver reading, and
+# (ZMPI_TRANSPORT=tcp ZMPI_TCP_BULK=1, transport/bulk_link.h): the sender, with the receiver reading, and
 # the receiver, with the sender writing. The job ends within 2 s of the kill, non-zero, with
 # a message naming the killed rank, and no process of the job is left: the survivor hangs
 # neither in its read nor in its write. Two reports race, both right: zmpirun's (the rank
@@ -9,7 +9,7 @@
 source "$(dirname "$0")/lib.sh"
 : "${FAULT_RANK:?FAULT_RANK must point at mpi_fault_rank}"
 LIMIT_MS=2000
-export ZMPI_TRANSPORT=tcp
+export ZMPI_TRANSPORT=tcp ZMPI_TCP_BULK=1
 
 for victim_rank in 1 0; do
   name="stream-kill$victim_rank"
