@@ -259,6 +259,9 @@ bool BulkLink::connected(int peer) {
     std::lock_guard lock(p.mutex);
     if (p.state != Peer::State::Untried) return p.state == Peer::State::Ready;
   }
+  // Our I/O thread never connects (a frame it delivers may ask it to send): two of them
+  // connecting to each other would each wait for the other to answer the handshake.
+  if (std::this_thread::get_id() == thread_.get_id()) return false;
   // Connecting takes a round trip to the peer's I/O thread: not under p.mutex, which our
   // own I/O thread takes (two ranks connecting to each other would wait for each other).
   std::lock_guard connecting(p.connectMutex);
@@ -283,6 +286,11 @@ bool BulkLink::connected(int peer) {
   }
   wakeThread();  // it watches the new connection from now on
   return true;
+}
+
+bool BulkLink::prepare(int peer) {
+  if (peer < 0 || peer >= worldSize_ || stopping_.load()) return false;
+  return connected(peer);
 }
 
 bool BulkLink::send(int peer, const WireHeader& header, const void* data, std::size_t bytes,
@@ -315,7 +323,9 @@ bool BulkLink::send(int peer, const WireHeader& header, const void* data, std::s
     }
     queued |= !p.out.queue.empty();
   }
-  for (auto& callback : finished) callback();
+  for (auto& callback : finished) {
+    if (callback) callback();
+  }
   if (queued) wakeThread();
   return true;
 }
@@ -448,7 +458,9 @@ void BulkLink::run() {
           }
         }
       }
-      for (auto& callback : finished) callback();
+      for (auto& callback : finished) {
+        if (callback) callback();
+      }
       if (broken)
         handlers_.failed(r, "bulk data connection to rank " + std::to_string(r) + " broke mid-transfer: " + why);
     }

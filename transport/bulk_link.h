@@ -62,6 +62,10 @@ class BulkLink {
   // (none can be made: the caller takes another path; tried once per peer, then remembered).
   bool send(int peer, const WireHeader& header, const void* data, std::size_t bytes, std::function<void()> done);
 
+  // Makes the connection to `peer` now if there is none yet (the first send would);
+  // whether there is one. Never connects on the I/O thread.
+  bool prepare(int peer);
+
   // Stops the thread and closes every connection; frames still queued are dropped.
   void stop();
 

@@ -134,6 +134,9 @@ void Engine::startSend(Request& request) {
     }
   }
   if (!eager) {
+    // The peer's Cts and our data take the bulk connection where there is one: make it
+    // now, on this thread, not on the fabric's I/O thread when the Cts arrives.
+    fabric_.prepareBulk(peer);
     fabric_.send(peer, makeHeader(MessageKind::Rts, jobHash_, envelope, 0), zmq::message_t());
     return;
   }
@@ -258,7 +261,11 @@ void Engine::receiveData(Request& request, transport::WireMessage& wire, const E
 }
 
 void Engine::reply(MessageKind kind, int toWorld, const Envelope& envelope) {
-  fabric_.send(toWorld, makeHeader(kind, jobHash_, envelope, 0), zmq::message_t());
+  const transport::WireHeader header = makeHeader(kind, jobHash_, envelope, 0);
+  // A Cts on the bulk connection reaches the sender's bulk I/O thread, which starts
+  // writing the data at once, without zmq's I/O threads and progress thread in between.
+  if (kind == MessageKind::Cts && fabric_.sendBulk(toWorld, header, nullptr, 0, {})) return;
+  fabric_.send(toWorld, header, zmq::message_t());
 }
 
 // ------------------------------------------------------------------------- receives

@@ -44,6 +44,9 @@ class Fabric {
                         std::function<void()> done) {
     return false;
   }
+  // Connects the bulk path to `worldRank` ahead of its first use, where there is one (so
+  // that a reply over it, a Cts, finds the connection); false where there is none.
+  virtual bool prepareBulk(int worldRank) { return false; }
   // Starts the bulk path's receiving side (once, before traffic): complete messages go to
   // `deliver` (from a thread of the fabric; their payloads placed by the Placement where it
   // names a buffer), and a connection that breaks with bytes lost is reported to `failed`.

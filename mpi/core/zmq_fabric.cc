@@ -256,6 +256,8 @@ bool ZmqFabric::sendBulk(int worldRank, const transport::WireHeader& header, con
   return bulk_ && bulk_->send(worldRank, header, data, bytes, std::move(done));
 }
 
+bool ZmqFabric::prepareBulk(int worldRank) { return bulk_ && bulk_->prepare(worldRank); }
+
 void ZmqFabric::startBulk(std::function<void(transport::WireMessage&&)> deliver,
                           std::function<void(const std::string& why)> failed) {
   if (!bulk_) return;
@@ -263,7 +265,10 @@ void ZmqFabric::startBulk(std::function<void(transport::WireMessage&&)> deliver,
   // Only Data, only naming the rank the connection authenticated as: a frame that claims
   // another sender would let one rank complete another's receive.
   handlers.place = [this](int peer, const transport::WireHeader& header, void*& where) {
-    if (header.kind != static_cast<uint16_t>(MessageKind::Data) || envelopeOf(header).senderWorld != peer) return false;
+    // Data, and the Cts that lets a sender write it (Engine::reply sends it here when it can).
+    const bool data = header.kind == static_cast<uint16_t>(MessageKind::Data);
+    const bool cts = header.kind == static_cast<uint16_t>(MessageKind::Cts) && header.payloadBytes == 0;
+    if ((!data && !cts) || envelopeOf(header).senderWorld != peer) return false;
     where = placement_ ? placement_(header) : nullptr;
     return true;
   };

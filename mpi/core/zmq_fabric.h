@@ -54,6 +54,7 @@ class ZmqFabric : public Fabric {
   // jobs keep their data on CURVE) and ZMPI_TCP_BULK=1 (default 0): a BulkLink connection.
   bool sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
                 std::function<void()> done) override;
+  bool prepareBulk(int worldRank) override;
   void startBulk(std::function<void(transport::WireMessage&&)> deliver,
                  std::function<void(const std::string& why)> failed) override;
   void wake() override { inbox_.wake(); }

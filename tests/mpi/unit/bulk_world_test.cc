@@ -90,7 +90,9 @@ struct ForcedTcp {
 TEST_CASE("an authenticated job asked to sends rendezvous payloads over bulk data connections", "[world][bulk]") {
   ForcedTcp tcp;
   const auto frames = exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false));
-  CHECK(frames == std::vector<uint64_t>{2, 2});
+  // Each rank: 2 payloads, and the Cts of its 2 receives unless one went over zmq.
+  CHECK(frames[0] >= 2);
+  CHECK(frames[1] >= 2);
 }
 
 TEST_CASE("by default, or for an encrypted job or one without a secret, they stay on zmq", "[world][bulk]") {
