@@ -3,11 +3,20 @@
 # ZMPI_SANITIZE_FLAGS is the same flag for what is built outside CMake's targets (programs
 # linked by zmpicc or by Open MPI's mpicc in the tests): a sanitizer runtime must come
 # first in a process, so a program that loads a sanitized libmpi.so.40 is built with it too.
+# ZMPI_SANITIZE_LINK_FLAGS is what such a program also needs when linked by this compiler.
 set(ZMPI_SANITIZE_FLAGS "")
+set(ZMPI_SANITIZE_LINK_FLAGS "")
 if(ZMPI_SANITIZE STREQUAL "address")
   set(ZMPI_SANITIZE_FLAGS "-fsanitize=address,undefined")
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    # clang links UBSan's C++ part (the vptr checks libmpi.so's C++ code calls) only into
+    # programs it links as C++, and GCC's runtime (a program built by mpicc.openmpi or cc)
+    # has it anyway: a C program clang links gets it, with the libstdc++ it needs.
+    set(ZMPI_SANITIZE_LINK_FLAGS "-fsanitize-link-c++-runtime -lstdc++")
+    add_link_options("$<$<LINK_LANGUAGE:C>:-fsanitize-link-c++-runtime;-lstdc++>")
+  endif()
 elseif(ZMPI_SANITIZE STREQUAL "thread")
   set(ZMPI_SANITIZE_FLAGS "-fsanitize=thread")
   add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)

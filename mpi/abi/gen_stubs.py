@@ -6,8 +6,8 @@ library (a program linked against Open MPI must load). This script reads the exp
 (openmpi-4.1-exports.txt) and the symbols the implementation archive defines (`nm`), and
 writes a C++ file with, for each PMPI_X not defined, a stub that fails through the error
 handler with MPI_ERR_UNSUPPORTED_OPERATION naming MPI_X, plus the weak alias MPI_X.
-It also writes the weak alias for implemented functions whose MPI_X is missing, so the
-export list is complete either way.
+An implemented PMPI_X whose MPI_X is missing is an error: its alias (ZMPI_ALIAS) belongs in
+the file that defines it (an alias attribute needs its target in the same file).
 """
 import subprocess
 import sys
@@ -42,7 +42,10 @@ def main():
             lines.append(f'extern "C" __attribute__((visibility("default"))) int {pname}() {{ return zmpi_unsupported("{name}"); }}')
             stubbed += 1
         if name not in defined:
-            lines.append(f"#pragma weak {name} = {pname}")
+            if pname in defined:
+                # An alias must be in the file that defines its target (ZMPI_ALIAS there).
+                sys.exit(f"gen_stubs.py: {pname} is implemented but {name} is missing: add ZMPI_ALIAS({name})")
+            lines.append(f'extern "C" __attribute__((visibility("default"))) int {name}() __attribute__((weak, alias("{pname}")));')
     lines.append(f"// {stubbed} of {len(functions)} functions are stubs.")
     with open(output, "w") as f:
         f.write("\n".join(lines) + "\n")

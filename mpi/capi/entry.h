@@ -2,17 +2,25 @@
 // What every extern "C" entry point shares: catching the C++ layers' exceptions and
 // handing the error code to the right error handler (STYLE.md point 4), and the
 // MPI_X -> PMPI_X weak alias (so profiling tools can interpose MPI_X).
+#include <mpi.h>
+
 #include <new>
 #include <string>
-
-#include <mpi.h>
 
 #include "mpi/core/current_call.h"
 #include "mpi/core/error.h"
 
-#define ZMPI_PRAGMA(text) _Pragma(#text)
-// MPI_X is a weak alias of PMPI_X: the implementation is always PMPI_X.
-#define ZMPI_ALIAS(name) ZMPI_PRAGMA(weak name = P##name)
+// MPI_X is a weak alias of PMPI_X: the implementation is always PMPI_X, defined (extern "C",
+// from <mpi.h>) earlier in the same file. An alias attribute, not '#pragma weak', which
+// clang ignores in C++: GCC and clang both build the library. (decltype names PMPI_X, which
+// <mpi.h> marks deprecated for MPI-1's removed calls: no warning for naming it here. Default
+// visibility: the alias does not inherit PMPI_X's, and MPI-1's removed calls are declared by
+// the file that defines them, not <mpi.h>.)
+#define ZMPI_ALIAS(name)                                                                                \
+  _Pragma("GCC diagnostic push")                                                                        \
+      _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"") extern "C" decltype(P##name) name \
+      __attribute__((weak, alias("P" #name), visibility("default")));                                   \
+  _Pragma("GCC diagnostic pop")
 
 namespace zmpi::mpi::capi {
 

@@ -39,7 +39,7 @@ expect_show --showme:link "-L$libdir -Wl,-rpath,$libdir -Wl,--enable-new-dtags -
 shown=$("$wrapper" -show -c x.c)
 [[ $shown == *" -c x.c" && $shown != *-lmpi* ]] && pass "-c: no link flags" || fail "-show -c: $shown"
 shown=$("$wrapper" --showme x.c -o x)
-[[ $shown == *"x.c -o x -L$libdir"*"-lmpi" ]] && pass "link line order" || fail "--showme: $shown"
+[[ $shown == *"x.c -o x -L$libdir"*"-lmpi"* ]] && pass "link line order" || fail "--showme: $shown"
 "$wrapper" --showme:bogus >/dev/null 2>&1 && fail "--showme:bogus accepted" || pass "--showme:bogus refused"
 
 "$wrapper" "$hello" -o "$WORK/hello_build" && check_binary hello_build "$WORK/hello_build" "$libdir"
