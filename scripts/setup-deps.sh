@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git
+  build-essential cmake ninja-build pkg-config git
   libzmq3-dev cppzmq-dev libprotobuf-dev protobuf-compiler libspdlog-dev catch2
   libopenmpi-dev openmpi-bin   # mpi.h (the ABI we implement) and mpicc for the ABI tests
   libsodium-dev                # HMAC for the job secret (never hand-rolled crypto)

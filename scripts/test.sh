@@ -6,12 +6,11 @@
 #      row; then the hang-prone tests (label "hang") again, ZMPI_HANG_REPEAT times in a
 #      row (default 20; 0 skips);
 #   3. lint: clang-tidy and cppcheck over every source of build/ (scripts/lint.sh), in the
-#      background at idle CPU priority from the end of build/'s build; its stage comes last
-#      and waits for it;
-#   4. unless ZMPI_SKIP_FUZZ=1: build-fuzz (clang, libFuzzer) runs each fuzz target for a
-#      bounded time;
-#   5. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan) and build-tsan (TSan), each
-#      built and tested on its own.
+#      background at idle CPU priority from the configuration of build/; its stage comes
+#      last and waits for it;
+#   4. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan; with clang, also the libFuzzer
+#      targets, each run for a bounded time in its suite unless ZMPI_SKIP_FUZZ=1) and
+#      build-tsan (TSan), each built and tested on its own.
 # Every stage runs even if an earlier one failed (a target that does not compile is
 # reported, and everything else is still built and tested); the exit status is non-zero
 # if anything failed. ZMPI_JOBS sets the parallelism (default 2).
@@ -38,10 +37,14 @@ stage() {
   fi
 }
 
+# Ninja, not Makefiles: it compiles a target's sources while the libraries it links are
+# still being built (make waits for each target's dependencies to be complete), and it does
+# not re-run CMake's dependency scanner per target. A tree made by another generator keeps it.
 configure() {
-  local dir=$1
+  local dir=$1 generator=()
   shift
-  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  [[ -f "$dir/CMakeCache.txt" ]] || generator=(-G Ninja)
+  cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
 }
 
 # Keeps going past a target that fails to compile, so one broken folder still leaves
@@ -90,8 +93,8 @@ build_and_test() {
 
 # Static analysis (scripts/lint.sh): clang-tidy (.clang-tidy) and cppcheck
 # (.cppcheck-suppressions) over every source in build/'s compile_commands.json; any finding
-# fails the stage. clang-tidy needs about 16 minutes of CPU (8 on both cores), so the lint
-# runs in the background from the end of build/'s build until every other stage is done, at
+# fails the stage. clang-tidy needs about 14 minutes of CPU (7 on both cores), so the lint
+# runs in the background from the configuration of build/ until every other stage is done, at
 # idle CPU priority (SCHED_IDLE, else nice 19): it gets a core only when no build or test
 # wants it, and the test stages leave much of the machine idle (ranks waiting for each
 # other, for timeouts, for the network). Its stage comes last and says how long the run
@@ -129,13 +132,20 @@ finish_lint() {
   return "$status"
 }
 
-# build/ by hand (not build_and_test): the lint starts between its build and its tests.
+# build/ by hand (not build_and_test): the lint starts between its configuration and build.
 # -O2 with line tables only (-g1): a quarter less compile time than -g, and a report or a
 # backtrace still names file and line.
 release_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
 if stage "configure build" configure build "${release_flags[@]}"; then
+  # The lint needs only the compile commands and the generated protobuf headers: it starts
+  # before the build and takes the cycles the build leaves (link steps, the last objects).
+  if [[ -f build/build.ninja ]]; then
+    mapfile -t generated < <(ninja -C build -t targets all | sed -n 's/^\([^:/][^:]*\.pb\.h\): .*/\1/p')
+    ((${#generated[@]} == 0)) || ninja -C build "${generated[@]}" >/dev/null
+    start_lint
+  fi
   stage "build build" build build
-  start_lint
+  [[ -n $lint_pid ]] || start_lint
   stage "tests (RelWithDebInfo)" run_tests build --repeat "until-pass:${attempts}" -LE multihost
 fi
 
@@ -152,35 +162,41 @@ fi
 # -O2 -g, and their reports still name file and line. No -DNDEBUG: assertions stay on here.
 sanitizer_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1")
 # Precompiled system headers (cmake/Pch.cmake) take another quarter off the compile time of
-# the fuzz and ASan builds; not of the TSan build, where GCC's false -Warray-bounds from a
-# precompiled <string> (see cmake/Pch.cmake) fires at -O1 too.
+# the ASan build; not of the TSan build, where GCC's false -Warray-bounds from a precompiled
+# <string> (see cmake/Pch.cmake) fires at -O1 too.
 pch=(-DZMPI_PCH=ON)
 
-# libFuzzer on every decoder a rank or agent exposes (clang, ASan+UBSan, coverage in all
-# libraries), each for ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository;
-# each target is one process, so ZMPI_JOBS of them run side by side. Only the fuzz targets
-# are built: clang cannot build the rest of this tree (libmpi.so's MPI_X -> PMPI_X aliases
-# are '#pragma weak', which clang ignores in C++), so it cannot double as the ASan tree.
-fuzz_stage() {
-  local dir=build-fuzz targets=(wire_message_fuzz rendezvous_fuzz rank_message_fuzz agent_message_fuzz)
-  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${sanitizer_flags[@]}" "${pch[@]}" -DCMAKE_C_COMPILER=clang \
-    -DCMAKE_CXX_COMPILER=clang++ -DZMPI_FUZZ=ON -DZMPI_SANITIZE=address \
-    -DZMPI_FUZZ_SECONDS="${ZMPI_FUZZ_SECONDS:-15}" >/dev/null &&
-    cmake --build "$dir" -j"$jobs" --target "${targets[@]}" &&
-    (cd "$dir" && ctest --output-on-failure -j"$jobs" -L fuzz -E replay)
-}
-if [[ "${ZMPI_SKIP_FUZZ:-0}" != 1 ]] && command -v clang++ >/dev/null; then
-  stage "fuzz (libFuzzer)" fuzz_stage
+# build-asan: ASan+UBSan, and with clang (when installed) the libFuzzer targets too -- one
+# tree instead of a GCC ASan tree and a clang fuzz tree: every library carries libFuzzer's
+# coverage instrumentation (cheap), and its suite runs each fuzz target (label "fuzz") for
+# ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository, among the other tests.
+asan_options=(-DZMPI_SANITIZE=address "${sanitizer_flags[@]}" "${pch[@]}")
+fuzz=0
+if command -v clang++ >/dev/null; then
+  asan_options+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+  if [[ "${ZMPI_SKIP_FUZZ:-0}" != 1 ]]; then
+    fuzz=1
+    asan_options+=(-DZMPI_FUZZ=ON -DZMPI_FUZZ_SECONDS="${ZMPI_FUZZ_SECONDS:-15}")
+  fi
 fi
 
 if [[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  build_and_test build-asan "(ASan+UBSan)" ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1" \
-    -- -DZMPI_SANITIZE=address "${sanitizer_flags[@]}" "${pch[@]}"
+  build_and_test build-asan "(ASan+UBSan$( ((fuzz)) && echo ", libFuzzer"))" ASAN_OPTIONS="detect_leaks=1" \
+    UBSAN_OPTIONS="print_stacktrace=1" -- "${asan_options[@]}"
   # libzmq is not instrumented: tests/tsan.supp ignores its own memory accesses, and
   # transport/tsan_annotations.h states the order it gives zmpi's (its hand-overs).
   build_and_test build-tsan "(TSan)" \
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=${root}/tests/tsan.supp" \
     -- -DZMPI_SANITIZE=thread "${sanitizer_flags[@]}"
+elif ((fuzz)); then
+  # The sanitizer suites skipped: only the fuzz targets are built and run.
+  fuzz_only() {
+    local targets=(wire_message_fuzz rendezvous_fuzz rank_message_fuzz agent_message_fuzz)
+    configure build-asan "${asan_options[@]}" >/dev/null &&
+      cmake --build build-asan -j"$jobs" --target "${targets[@]}" &&
+      (cd build-asan && ctest --output-on-failure -j"$jobs" -L fuzz)
+  }
+  stage "fuzz (libFuzzer)" fuzz_only
 fi
 
 if [[ -n $lint_pid ]]; then
