@@ -23,15 +23,25 @@ failed=()
 
 bash scripts/setup-deps.sh || { echo "test.sh: dependency setup failed" >&2; exit 1; }
 
-# stage NAME COMMAND...: runs one step, times it, records a failure by name.
+# The CPU seconds (user + system) of this script's finished children so far (cutime and
+# cstime of /proc/PID/stat, in clock ticks; the background lint counts once waited for).
+ticks=$(getconf CLK_TCK)
+children_cpu() {
+  local stat
+  stat=$(</proc/$$/stat)
+  awk -v ticks="$ticks" '{ sub(/.*\) /, ""); printf "%.0f", ($14 + $15) / ticks }' <<<"$stat"
+}
+
+# stage NAME COMMAND...: runs one step, times it (wall and CPU), records a failure by name.
 stage() {
-  local name=$1 start=$SECONDS
+  local name=$1 start=$SECONDS cpu
+  cpu=$(children_cpu)
   shift
   echo "==> ${name}"
   if "$@"; then
-    echo "<== ${name}: ok ($((SECONDS - start)) s)"
+    echo "<== ${name}: ok ($((SECONDS - start)) s, $(($(children_cpu) - cpu)) s of CPU)"
   else
-    echo "<== ${name}: FAILED ($((SECONDS - start)) s)"
+    echo "<== ${name}: FAILED ($((SECONDS - start)) s, $(($(children_cpu) - cpu)) s of CPU)"
     failed+=("${name}")
     return 1
   fi
