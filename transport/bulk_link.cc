@@ -608,7 +608,7 @@ bool BulkLink::frameStep(Incoming& in) {
     in.state = Incoming::State::Payload;
     if (h.payloadBytes > 0) return true;
   }
-  WireMessage message{in.header, std::move(in.scratch), in.placed, false};
+  WireMessage message{in.header, std::move(in.scratch), in.placed};
   in.scratch = zmq::message_t();
   in.state = Incoming::State::Header;
   in.got = 0;

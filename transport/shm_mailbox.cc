@@ -1,6 +1,7 @@
 #include "transport/shm_mailbox.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <random>
@@ -17,7 +18,7 @@ constexpr std::size_t kRecordHeader = 16;
 // this many zero bytes (every eager message: see mpi::Envelope) travels compact: the
 // record holds only the envelope's first half and the payload, its kind in the record
 // header's spare field. 16 + 24 + 8 bytes: a small message fills one cache line, not two.
-constexpr std::size_t kCompactEnvelope = kEnvelopeBytes / 2;
+constexpr std::size_t kCompactEnvelope = kCompactEnvelopeBytes;
 constexpr std::size_t kRecordAlign = 64;  // a cache line: a small record starts on its own
 
 // A record is published by its stamp, stored last: the receiver polls the stamp at its
@@ -35,6 +36,9 @@ static_assert(sizeof(RecordHeader) == kRecordHeader);
 
 std::size_t alignRecord(std::size_t n) { return (n + kRecordAlign - 1) & ~(kRecordAlign - 1); }
 
+// Rings are a power of two long (and so line-aligned): a position wraps with a mask.
+uint64_t ringSizeFor(std::size_t requested) { return std::bit_ceil(std::max<uint64_t>(requested, 4 * kRecordAlign)); }
+
 // Frees a record's ring space once its handler returns -- also when it throws: the
 // record is never read twice.
 struct Release {
@@ -42,12 +46,6 @@ struct Release {
   uint64_t tail;
   ~Release() { tailOfRing.store(tail, std::memory_order_release); }
 };
-
-// A payload lent where it lies in the ring (see WireMessage::borrowed).
-zmq::message_t borrow(const uint8_t* data, std::size_t bytes) {
-  if (bytes == 0) return {};
-  return {const_cast<uint8_t*>(data), bytes, static_cast<zmq::free_fn*>(nullptr)};
-}
 
 std::atomic_ref<uint64_t> stampAt(uint8_t* record) {
   return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(record));
@@ -85,11 +83,13 @@ struct ShmMailboxLayout {
 // ------------------------------------------------------------------------------ inbox
 
 ShmInbox::ShmInbox(const std::string& name, int senders, std::size_t ringBytes, uint64_t jobHash)
-    : segment_(SharedSegment::create(name, ShmMailboxLayout::bytesFor(senders, alignRecord(ringBytes)))),
+    : segment_(SharedSegment::create(name, ShmMailboxLayout::bytesFor(senders, ringSizeFor(ringBytes)))),
       layout_(static_cast<ShmMailboxLayout*>(segment_.data())),
+      ringBytes_(ringSizeFor(ringBytes)),
       partial_(static_cast<std::size_t>(senders)) {
   layout_->senders = static_cast<uint32_t>(senders);
-  layout_->ringBytes = alignRecord(ringBytes);  // rings stay line-aligned
+  layout_->ringBytes = ringBytes_;
+  for (int s = 0; s < senders; ++s) rings_.push_back({&layout_->control(s).tail, layout_->ring(s)});
   std::random_device random;
   layout_->stampKey = (static_cast<uint64_t>(random()) << 32) ^ random();
   layout_->jobHash = jobHash;
@@ -104,9 +104,9 @@ void ShmInbox::leavePolling() { layout_->pollers.fetch_sub(1, std::memory_order_
 void ShmInbox::clearDoorbell() { layout_->doorbell.store(0, std::memory_order_seq_cst); }
 
 bool ShmInbox::hasData() const {
-  for (uint32_t s = 0; s < layout_->senders; ++s) {
-    const uint64_t tail = layout_->control(static_cast<int>(s)).tail.load(std::memory_order_relaxed);
-    uint8_t* next = layout_->ring(static_cast<int>(s)) + tail % layout_->ringBytes;
+  for (const Ring& ring : rings_) {
+    const uint64_t tail = ring.tail->load(std::memory_order_relaxed);
+    uint8_t* next = ring.data + (tail & (ringBytes_ - 1));
     if (stampAt(next).load(std::memory_order_seq_cst) == layout_->stampOf(tail)) return true;
   }
   return false;
@@ -123,30 +123,31 @@ std::size_t ShmInbox::drain(FunctionRef<void(int, WireMessage&&)> deliver) {
     ++delivered;
     deliver(sender, std::move(message));
   };
-  for (uint32_t s = 0; s < layout_->senders; ++s) drainRing(static_cast<int>(s), counting);
+  for (std::size_t s = 0; s < rings_.size(); ++s) drainRing(static_cast<int>(s), counting);
   return delivered;
 }
 
 bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver) {
-  RingControl& control = layout_->control(sender);
-  uint8_t* ring = layout_->ring(sender);
-  const uint64_t size = layout_->ringBytes;
-  uint64_t tail = control.tail.load(std::memory_order_relaxed);
+  std::atomic<uint64_t>& ringTail = *rings_[static_cast<std::size_t>(sender)].tail;
+  uint8_t* ring = rings_[static_cast<std::size_t>(sender)].data;
+  const uint64_t size = ringBytes_;
+  const uint64_t mask = size - 1;
+  uint64_t tail = ringTail.load(std::memory_order_relaxed);
   bool any = false;
   for (;;) {
-    uint8_t* at = ring + tail % size;
+    uint8_t* at = ring + (tail & mask);
     const uint64_t stamp = stampAt(at).load(std::memory_order_acquire);
     // Touch the record's second line in the same breath: a small message spans two, and
     // loading both together overlaps their transfers instead of paying for them in turn.
 #if !defined(__SANITIZE_THREAD__)  // a deliberate racy read, its value unused
-    if (tail % size + kRecordAlign < size) (void)*reinterpret_cast<volatile const uint8_t*>(at + kRecordAlign);
+    if ((tail & mask) + kRecordAlign < size) (void)*reinterpret_cast<volatile const uint8_t*>(at + kRecordAlign);
 #endif
     if (stamp != layout_->stampOf(tail)) break;
     RecordHeader record{};
     std::memcpy(&record.bytes, at + offsetof(RecordHeader, bytes), kRecordHeader - offsetof(RecordHeader, bytes));
     const uint8_t* data = at + kRecordHeader;
     const uint64_t advance = alignRecord(kRecordHeader + record.bytes);
-    if (advance > size - tail % size) {
+    if (advance > size - (tail & mask)) {
       throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a record past its end");
     }
     if (record.flags & kCompact) {
@@ -160,8 +161,8 @@ bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliv
       header.payloadBytes = record.bytes - kCompactEnvelope;
       std::memcpy(header.envelope.data(), data, kCompactEnvelope);
       tail += advance;
-      const Release release{control.tail, tail};
-      deliver(sender, WireMessage{header, borrow(data + kCompactEnvelope, header.payloadBytes), false, true});
+      const Release release{ringTail, tail};
+      deliver(sender, WireMessage{header, {}, false, data + kCompactEnvelope});
       any = true;
       continue;
     }
@@ -177,8 +178,8 @@ bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliv
         throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a bad header");
       }
       tail += advance;
-      const Release release{control.tail, tail};
-      deliver(sender, WireMessage{header, borrow(data + sizeof header, chunk), false, true});
+      const Release release{ringTail, tail};
+      deliver(sender, WireMessage{header, {}, false, data + sizeof header});
       any = true;
       continue;
     }
@@ -215,14 +216,14 @@ bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliv
         // Free the ring space before running the handler: it may send, and a full ring
         // back to us must never wait on our own consumption.
         tail += advance;
-        control.tail.store(tail, std::memory_order_release);
+        ringTail.store(tail, std::memory_order_release);
         deliver(sender, std::move(message));
         any = true;
         continue;
       }
     }
     tail += advance;
-    control.tail.store(tail, std::memory_order_release);
+    ringTail.store(tail, std::memory_order_release);
   }
   return any;
 }
@@ -238,25 +239,34 @@ ShmOutbox::ShmOutbox(const std::string& receiverName, int senderIndex)
     throw TransportError("shared-memory mailbox " + receiverName + " is not ready or has no ring for sender " +
                          std::to_string(senderIndex));
   }
-  knownTail_ = layout_->control(index_).tail.load(std::memory_order_acquire);
+  ringBytes_ = layout_->ringBytes;
+  if (!std::has_single_bit(ringBytes_) || ringBytes_ < 4 * kRecordAlign ||
+      ShmMailboxLayout::bytesFor(static_cast<int>(layout_->senders), ringBytes_) > segment_.size()) {
+    throw TransportError("shared-memory mailbox " + receiverName + " has a bad ring size " +
+                         std::to_string(ringBytes_));
+  }
+  head_ = &layout_->control(index_).head;
+  tail_ = &layout_->control(index_).tail;
+  ring_ = layout_->ring(index_);
+  knownTail_ = tail_->load(std::memory_order_acquire);
 }
 
 bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const uint8_t* data, std::size_t dataBytes,
                          uint16_t flags, uint16_t kind) {
   const std::size_t bytes = prefixBytes + dataBytes;
-  RingControl& control = layout_->control(index_);
-  uint8_t* ring = layout_->ring(index_);
-  const uint64_t size = layout_->ringBytes;
-  uint64_t head = control.head.load(std::memory_order_relaxed);
+  uint8_t* ring = ring_;
+  const uint64_t size = ringBytes_;
+  const uint64_t mask = size - 1;
+  uint64_t head = head_->load(std::memory_order_relaxed);
   const uint64_t need = alignRecord(kRecordHeader + bytes);
-  const uint64_t position = head % size;
+  const uint64_t position = head & mask;
   uint64_t padding = position + need > size ? size - position : 0;
   if (size - (head - knownTail_) < padding + need) {
-    knownTail_ = control.tail.load(std::memory_order_acquire);
+    knownTail_ = tail_->load(std::memory_order_acquire);
     if (size - (head - knownTail_) < padding + need) return false;
   }
   auto publish = [&](uint64_t at, uint32_t recordBytes, uint16_t recordFlags, uint16_t recordKind) {
-    uint8_t* record = ring + at % size;
+    uint8_t* record = ring + (at & mask);
     std::memcpy(record + offsetof(RecordHeader, bytes), &recordBytes, sizeof recordBytes);
     std::memcpy(record + offsetof(RecordHeader, flags), &recordFlags, sizeof recordFlags);
     std::memcpy(record + offsetof(RecordHeader, kind), &recordKind, sizeof recordKind);
@@ -266,11 +276,11 @@ bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const u
     publish(head, static_cast<uint32_t>(padding - kRecordHeader), kPadding, 0);
     head += padding;
   }
-  uint8_t* record = ring + head % size;
+  uint8_t* record = ring + (head & mask);
   std::memcpy(record + kRecordHeader, prefix, prefixBytes);
   if (dataBytes) std::memcpy(record + kRecordHeader + prefixBytes, data, dataBytes);
   publish(head, static_cast<uint32_t>(bytes), flags, kind);
-  control.head.store(head + need, std::memory_order_relaxed);  // ours alone: where to write next
+  head_->store(head + need, std::memory_order_relaxed);  // ours alone: where to write next
   return true;
 }
 
@@ -294,7 +304,7 @@ bool ShmOutbox::writeFragments(const WireHeader& header, bool& headerWritten, co
   // Fragments hold at most a quarter of the ring, so a ring never needs to be empty for
   // one to fit, and a large message streams while the receiver drains. They are copied
   // straight from header and payload into the ring.
-  const std::size_t maxFragment = layout_->ringBytes / 4 - kRecordHeader;
+  const std::size_t maxFragment = ringBytes_ / 4 - kRecordHeader;
   if (!headerWritten && bytes + kCompactEnvelope <= maxFragment && compactable(header)) {
     if (!tryWrite(header.envelope.data(), kCompactEnvelope, data, bytes, kFirst | kLast | kCompact, header.kind)) {
       return false;
@@ -338,6 +348,18 @@ bool ShmOutbox::send(const WireHeader& header, const void* payload, std::size_t 
   queued_.push_back({header, headerWritten, zmq::message_t(data + offset, bytes - offset), 0});
   anyQueued_.store(true, std::memory_order_relaxed);
   return wantsDoorbell();
+}
+
+bool ShmOutbox::trySendCompact(uint16_t kind, const void* envelope, const void* payload, std::size_t bytes,
+                               bool& ring) {
+  if (bytes + kCompactEnvelope > ringBytes_ / 4 - kRecordHeader) return false;  // as writeFragments
+  std::lock_guard lock(mutex_);
+  if (!queued_.empty() || !tryWrite(static_cast<const uint8_t*>(envelope), kCompactEnvelope,
+                                    static_cast<const uint8_t*>(payload), bytes, kFirst | kLast | kCompact, kind)) {
+    return false;
+  }
+  ring = wantsDoorbell();
+  return true;
 }
 
 bool ShmOutbox::send(const WireHeader& header, zmq::message_t&& payload) {

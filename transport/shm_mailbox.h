@@ -28,8 +28,8 @@ struct ShmMailboxLayout;  // defined in shm_mailbox.cc
 
 class ShmInbox {
  public:
-  // Creates the segment `name` with one ring of `ringBytes` per possible sender, for the
-  // messages of the job `jobHash` (WireHeader::jobHash).
+  // Creates the segment `name` with one ring of `ringBytes` (rounded up to a power of two)
+  // per possible sender, for the messages of the job `jobHash` (WireHeader::jobHash).
   ShmInbox(const std::string& name, int senders, std::size_t ringBytes, uint64_t jobHash);
   ~ShmInbox();
   ShmInbox(const ShmInbox&) = delete;
@@ -65,10 +65,19 @@ class ShmInbox {
     uint8_t* target = nullptr;  // the placement's buffer, or null: into payload
     std::size_t filled = 0;
   };
+  // One sender's ring as this side sees it: the addresses are computed once, and the size
+  // (a power of two: positions wrap with a mask, not a division on every poll) is our own
+  // copy, not re-read from memory every sender can write.
+  struct Ring {
+    std::atomic<uint64_t>* tail;
+    uint8_t* data;
+  };
   bool drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver);
 
   SharedSegment segment_;
   ShmMailboxLayout* layout_;
+  uint64_t ringBytes_;
+  std::vector<Ring> rings_;
   std::atomic_flag draining_;  // one drainer at a time (a try-lock; drain() never waits)
   std::vector<Reassembly> partial_;
   Placement placement_;
@@ -86,6 +95,12 @@ class ShmOutbox {
   // The same, keeping `payload` itself until its last byte is in the ring instead of a
   // copy: a zero-copy frame's release then says when the sender's buffer is free again.
   bool send(const WireHeader& header, zmq::message_t&& payload);
+  // The small-message fast path: a whole message of this job whose envelope is the first
+  // kCompactEnvelopeBytes bytes at `envelope` followed by zeros, written as one compact
+  // record -- if nothing is queued before it and it fits now. Otherwise nothing is written
+  // and false returned: the caller sends it the general way. No WireHeader is built.
+  // `ring` says whether the caller must ring the receiver's doorbell.
+  bool trySendCompact(uint16_t kind, const void* envelope, const void* payload, std::size_t bytes, bool& ring);
   // Writes queued fragments; returns true if the doorbell should be rung.
   bool flush();
   bool hasQueued();
@@ -112,6 +127,10 @@ class ShmOutbox {
   SharedSegment segment_;
   ShmMailboxLayout* layout_;
   int index_;
+  uint64_t ringBytes_ = 0;  // a power of two (checked when opened)
+  std::atomic<uint64_t>* head_ = nullptr;
+  std::atomic<uint64_t>* tail_ = nullptr;
+  uint8_t* ring_ = nullptr;
   LightMutex mutex_;
   // The receiver's tail as last read: the ring has at least this much room, so the shared
   // tail is read again only when a record does not fit (one cache-line transfer less per

@@ -15,6 +15,9 @@ namespace zmpi::transport {
 inline constexpr uint32_t kWireMagic = 0x49504d5a;  // "ZMPI" little-endian
 inline constexpr uint16_t kWireVersion = 1;
 inline constexpr size_t kEnvelopeBytes = 48;
+// A message whose envelope is zero past this many bytes may travel compact on the
+// same-host path (only this part of the envelope is written; see ShmOutbox).
+inline constexpr size_t kCompactEnvelopeBytes = kEnvelopeBytes / 2;
 // Payloads beyond this are refused before anything is allocated for them.
 inline constexpr uint64_t kMaxPayloadBytes = uint64_t{1} << 36;  // 64 GiB
 
@@ -37,13 +40,24 @@ static_assert(sizeof(WireHeader) == 72, "wire header layout is part of the proto
 
 struct WireMessage {
   WireHeader header;
-  zmq::message_t payload;  // empty when header.payloadBytes == 0, or when placed
+  zmq::message_t payload;  // owned; empty when header.payloadBytes == 0, placed or borrowed
   // The same-host path wrote the header.payloadBytes bytes straight into the buffer its
   // receiver named for them (ShmInbox::Placement); `payload` is empty.
   bool placed = false;
-  // `payload` refers to the bytes where they arrived (a same-host ring) instead of owning
-  // a copy: valid only until the handler it is given to returns. Keep a copy to keep it.
-  bool borrowed = false;
+  // Non-null when the header.payloadBytes bytes are lent where they arrived (a same-host
+  // ring) instead of owned: valid only until the handler they are given to returns, and
+  // `payload` is empty. A view costs nothing; a zmq::message_t around them cost ~80
+  // instructions per message in libzmq calls. own() keeps a copy.
+  const uint8_t* borrowed = nullptr;
+
+  const void* data() const { return borrowed != nullptr ? borrowed : payload.data(); }
+  std::size_t size() const { return borrowed != nullptr ? header.payloadBytes : payload.size(); }
+  // Makes the payload owned: a borrowed one is copied.
+  void own() {
+    if (borrowed == nullptr) return;
+    payload = zmq::message_t(borrowed, header.payloadBytes);
+    borrowed = nullptr;
+  }
 };
 
 // Builds a payload frame. Copies small buffers; large ones (>= zeroCopyThreshold) are

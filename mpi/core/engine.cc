@@ -1,6 +1,7 @@
 #include "mpi/core/engine.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -162,6 +163,10 @@ void Engine::sendEagerNow(int peerWorld, int context, int sourceRank, int tag, c
   envelope.tag = tag;
   envelope.senderWorld = worldRank_;
   envelope.totalBytes = bytes;
+  // Usually straight into the peer's ring as one compact record: an eager envelope's ids
+  // are zero, so only its first half travels (see Envelope).
+  static_assert(offsetof(Envelope, sendId) == transport::kCompactEnvelopeBytes);
+  if (fabric_.trySendCompact(peerWorld, static_cast<uint16_t>(MessageKind::Eager), &envelope, data, bytes)) return;
   fabric_.sendBytes(peerWorld, makeHeader(MessageKind::Eager, jobHash_, envelope, bytes), data, bytes);
 }
 
@@ -232,13 +237,12 @@ void Engine::receiveData(Request& request, transport::WireMessage& wire, const E
     Envelope matched = envelope;
     matched.source = request.status.MPI_SOURCE;
     matched.tag = request.status.MPI_TAG;
-    unpackInto(request, wire.payload.data(), wire.payload.size(), matched);
+    unpackInto(request, wire.data(), wire.size(), matched);
   } else if (!wire.placed && envelope.offset < capacity) {
     // A piece (only ever for a contiguous receive: the Cts said so): copied to its place;
     // what lies past the end of the buffer is dropped, and the status says so below.
     const uint64_t stored = std::min(length, capacity - envelope.offset);
-    std::memcpy(static_cast<char*>(request.buffer) + request.type->trueLb() + envelope.offset, wire.payload.data(),
-                stored);
+    std::memcpy(static_cast<char*>(request.buffer) + request.type->trueLb() + envelope.offset, wire.data(), stored);
   }
   if (!whole) {
     // Pieces may be stored by more than one thread at a time; the one storing the last
@@ -322,8 +326,12 @@ void* Engine::placeData(const transport::WireHeader& header) {
 }
 
 void Engine::deliver(Request& request, IncomingMessage& message) {
-  const Envelope& envelope = message.envelope;
-  if (message.kind == MessageKind::Rts) {
+  deliver(request, message.kind, message.envelope, message.payload.data(), message.payload.size());
+}
+
+void Engine::deliver(Request& request, MessageKind kind, const Envelope& envelope, const void* payload,
+                     uint64_t bytes) {
+  if (kind == MessageKind::Rts) {
     request.peerWorld = envelope.senderWorld;  // the data must come from there
     setStatus(request.status, envelope.source, envelope.tag, 0, MPI_SUCCESS);
     request.status._ucount = envelope.totalBytes;  // until the data arrives: the size to expect
@@ -343,8 +351,8 @@ void Engine::deliver(Request& request, IncomingMessage& message) {
     reply(MessageKind::Cts, envelope.senderWorld, cts);
     return;
   }
-  unpackInto(request, message.payload.data(), message.payload.size(), envelope);
-  if (message.kind == MessageKind::EagerSync) {
+  unpackInto(request, payload, bytes, envelope);
+  if (kind == MessageKind::EagerSync) {
     Envelope ack;
     ack.senderWorld = worldRank_;
     ack.sendId = envelope.sendId;
@@ -630,10 +638,7 @@ void Engine::onMessage(transport::WireMessage&& wire) {
       if (it != activeHandlers_.end()) handler = it->second;
     }
     if (handler) {
-      if (wire.borrowed) {  // handlers may keep what they are given
-        wire.payload = zmq::message_t(wire.payload.data(), wire.payload.size());
-        wire.borrowed = false;
-      }
+      wire.own();  // handlers may keep what they are given
       handler(std::move(wire));
     } else {
       log::get("mpi")->warn("dropped an active message of unknown kind {}", wire.header.kind);
@@ -648,21 +653,21 @@ void Engine::onMessage(transport::WireMessage&& wire) {
     case MessageKind::Eager:
     case MessageKind::EagerSync:
     case MessageKind::Rts: {
-      // On the stack: only a message nobody waits for yet needs a home of its own.
-      IncomingMessage message{kind, envelope, std::move(wire.payload)};
+      // Matched: delivered from where it lies. Only a message nobody waits for yet needs a
+      // home of its own (and a payload lent by the fabric is copied for it).
       Request* request = nullptr;
       {
         std::lock_guard lock(mutex_);
         request = posted_.takeFirst([&](const Request& posted) { return matches(posted, envelope); });
         if (!request) {
-          // Kept until a receive matches it: a payload lent by the fabric is copied now.
-          if (wire.borrowed) message.payload = zmq::message_t(message.payload.data(), message.payload.size());
-          unexpected_.push_back(std::make_unique<IncomingMessage>(std::move(message)));
+          wire.own();
+          unexpected_.push_back(
+              std::make_unique<IncomingMessage>(IncomingMessage{kind, envelope, std::move(wire.payload)}));
           ++epoch_;
         }
       }
       if (request) {
-        deliver(*request, message);  // NOLINT(bugprone-use-after-move): moved above only if no request matched
+        deliver(*request, kind, envelope, wire.data(), wire.size());
       } else {
         progress_.notify_all();  // probes wait for unexpected arrivals
       }

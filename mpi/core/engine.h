@@ -126,6 +126,8 @@ class Engine {
   bool matches(const Request& request, const Envelope& envelope) const;
   static bool probeMatches(int context, int source, int tag, const Envelope& envelope);
   void deliver(Request& request, IncomingMessage& message);
+  // The same for a message where it lies (an eager payload still in the fabric's buffer).
+  void deliver(Request& request, MessageKind kind, const Envelope& envelope, const void* payload, uint64_t bytes);
   void unpackInto(Request& request, const void* data, uint64_t bytes, const Envelope& envelope);
   // The fabric's Placement: a rendezvous payload for a contiguous receive that can hold it
   // is written by the fast path straight into the user's buffer.

@@ -23,6 +23,13 @@ class Fabric {
   virtual void sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {
     send(worldRank, header, zmq::message_t(data, bytes));
   }
+  // The small-message fast path: a whole message of `kind` whose envelope is the
+  // transport::kCompactEnvelopeBytes at `envelope` followed by zeros, written straight into
+  // a same-host ring without building a WireHeader. False if this fabric or path cannot
+  // (nothing was sent): the caller then uses sendBytes.
+  virtual bool trySendCompact(int worldRank, uint16_t kind, const void* envelope, const void* data, std::size_t bytes) {
+    return false;
+  }
   // Only the progress thread calls receive(). Returns nullopt on timeout or wake().
   virtual std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) = 0;
   // The largest message sent eagerly to `worldRank`; `fallback` is the engine's limit

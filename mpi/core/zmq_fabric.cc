@@ -206,6 +206,30 @@ void ZmqFabric::sendShmFrame(int worldRank, const transport::WireHeader& header,
   writeShm(worldRank, [&](transport::ShmOutbox& outbox) { return outbox.send(header, std::move(payload)); });
 }
 
+bool ZmqFabric::trySendCompact(int worldRank, uint16_t kind, const void* envelope, const void* data,
+                               std::size_t bytes) {
+  // Only to a peer whose ring is open already: the first message opens it the general way.
+  if (static_cast<std::size_t>(worldRank) >= paths_.size() ||
+      paths_[static_cast<std::size_t>(worldRank)] != Path::Shm) {
+    return false;
+  }
+  transport::ShmOutbox* outbox = readyOutboxes_[static_cast<std::size_t>(worldRank)].load(std::memory_order_acquire);
+  if (outbox == nullptr) return false;
+  try {
+    bool ring = false;
+    if (!outbox->trySendCompact(kind, envelope, data, bytes, ring)) return false;
+    if (ring) ringDoorbell(worldRank);
+  } catch (const transport::TransportError& error) {
+    failSend(worldRank, error.what());
+  }
+  return true;
+}
+
+void ZmqFabric::failSend(int worldRank, const char* why) const {
+  fail(MPI_ERR_OTHER,
+       "send to rank " + std::to_string(worldRank) + " on " + peers_[static_cast<size_t>(worldRank)].host + ": " + why);
+}
+
 void ZmqFabric::sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) {
   if (worldRank < 0 || static_cast<size_t>(worldRank) >= paths_.size()) {
     fail(MPI_ERR_INTERN, "send to world rank " + std::to_string(worldRank) + ", which does not exist");
@@ -213,8 +237,7 @@ void ZmqFabric::sendBytes(int worldRank, const transport::WireHeader& header, co
   try {
     if (sendShm(worldRank, header, data, bytes)) return;
   } catch (const transport::TransportError& error) {
-    fail(MPI_ERR_OTHER, "send to rank " + std::to_string(worldRank) + " on " +
-                            peers_[static_cast<size_t>(worldRank)].host + ": " + error.what());
+    failSend(worldRank, error.what());
   }
   send(worldRank, header, zmq::message_t(data, bytes));
 }
@@ -236,8 +259,7 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
         senderFor(worldRank).send(header, std::move(payload));
     }
   } catch (const transport::TransportError& error) {
-    fail(MPI_ERR_OTHER, "send to rank " + std::to_string(worldRank) + " on " +
-                            peers_[static_cast<size_t>(worldRank)].host + ": " + error.what());
+    failSend(worldRank, error.what());
   }
 }
 

@@ -41,6 +41,7 @@ class ZmqFabric : public Fabric {
 
   void send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) override;
   void sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) override;
+  bool trySendCompact(int worldRank, uint16_t kind, const void* envelope, const void* data, std::size_t bytes) override;
   std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) override;
   // Over tcp and ipc ZMPI_TCP_EAGER_LIMIT (default 512 KiB): there the rendezvous
   // handshake costs a zmq round trip (tens of microseconds), more than copying the
@@ -80,6 +81,7 @@ class ZmqFabric : public Fabric {
   transport::PeerSender& senderFor(int worldRank);
   transport::ShmOutbox& outboxFor(int worldRank);
   void ringDoorbell(int worldRank);
+  [[noreturn]] void failSend(int worldRank, const char* why) const;
   // Writes to a same-host peer's ring; false if that is not the path to `worldRank`.
   bool sendShm(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes);
   // The same for a frame the ring keeps until its last byte is written (no copy of what
