@@ -125,7 +125,7 @@ void Engine::startSend(Request& request) {
   {
     std::lock_guard lock(mutex_);
     throwIfAborted();
-    request.id = nextId_++;
+    request.id = nextId_.fetch_add(1, std::memory_order_relaxed);
     // Only a reply needs the id; without it an eager envelope stays compact (Envelope).
     if (!eager || sync) envelope.sendId = request.id;
     if (!eager) {
@@ -275,11 +275,14 @@ void Engine::reply(MessageKind kind, int toWorld, const Envelope& envelope) {
 // ------------------------------------------------------------------------- receives
 
 void Engine::startRecv(Request& request) {
-  std::unique_ptr<IncomingMessage> message;
-  {
+  if (abortedFlag_.load(std::memory_order_acquire)) {
     std::lock_guard lock(mutex_);
     throwIfAborted();
-    request.id = nextId_++;
+  }
+  request.id = nextId_.fetch_add(1, std::memory_order_relaxed);
+  std::unique_ptr<IncomingMessage> message;
+  {
+    std::lock_guard match(matchMutex_);
     for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
       if (matches(request, (*it)->envelope)) {
         message = std::move(*it);
@@ -299,8 +302,8 @@ void Engine::startMatchedRecv(Request& request, std::unique_ptr<IncomingMessage>
   {
     std::lock_guard lock(mutex_);
     throwIfAborted();
-    request.id = nextId_++;
   }
+  request.id = nextId_.fetch_add(1, std::memory_order_relaxed);
   deliver(request, *message);
 }
 
@@ -363,7 +366,7 @@ void Engine::deliver(Request& request, MessageKind kind, const Envelope& envelop
 
 bool Engine::cancel(Request& request) {
   {
-    std::lock_guard lock(mutex_);
+    std::lock_guard match(matchMutex_);
     if (!posted_.remove(request)) return false;
     setStatus(request.status, request.peer, request.tag, 0, MPI_SUCCESS);
     request.status._cancelled = 1;
@@ -539,6 +542,7 @@ bool Engine::iprobe(int context, int source, int tag, MPI_Status* status) {
   pollOnce();  // a polling loop of iprobes must see what sits in the rings
   std::lock_guard lock(mutex_);
   throwIfAborted();
+  std::lock_guard match(matchMutex_);
   const IncomingMessage* message = findUnexpected(context, source, tag);
   if (message) fillProbeStatus(*message, status);
   return message != nullptr;
@@ -554,8 +558,9 @@ const IncomingMessage* Engine::findUnexpected(int context, int source, int tag) 
 void Engine::spinForUnexpected(int context, int source, int tag) {
   // Spin on the rings first, as wait() does; then block (the progress thread takes over).
   spinUntil([&] {
-    std::lock_guard lock(mutex_);
-    return aborted_ || findUnexpected(context, source, tag) != nullptr;
+    if (abortedFlag_.load(std::memory_order_acquire)) return true;
+    std::lock_guard match(matchMutex_);
+    return findUnexpected(context, source, tag) != nullptr;
   });
   prepareToBlock();
 }
@@ -567,15 +572,21 @@ void Engine::probe(int context, int source, int tag, MPI_Status* status) {
   std::unique_lock lock(mutex_);
   for (;;) {
     throwIfAborted();
-    if (const IncomingMessage* message = findUnexpected(context, source, tag)) {
-      fillProbeStatus(*message, status);
-      return;
+    {
+      std::lock_guard match(matchMutex_);
+      if (const IncomingMessage* message = findUnexpected(context, source, tag)) {
+        fillProbeStatus(*message, status);
+        return;
+      }
     }
+    // An arrival pushed after our look takes mutex_ before it notifies (onMessage), so
+    // the notification cannot fall between the look and the wait.
     progress_.wait(lock);
   }
 }
 
 std::unique_ptr<IncomingMessage> Engine::takeUnexpected(int context, int source, int tag, MPI_Status* status) {
+  std::lock_guard match(matchMutex_);
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (probeMatches(context, source, tag, (*it)->envelope)) {
       fillProbeStatus(**it, status);
@@ -607,7 +618,7 @@ std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag
 }
 
 std::size_t Engine::unexpectedCount() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard match(matchMutex_);
   return unexpected_.size();
 }
 
@@ -657,20 +668,24 @@ void Engine::onMessage(transport::WireMessage&& wire) {
       // home of its own (and a payload lent by the fabric is copied for it).
       Request* request = nullptr;
       {
-        std::lock_guard lock(mutex_);
+        std::lock_guard match(matchMutex_);
         request = posted_.takeFirst([&](const Request& posted) { return matches(posted, envelope); });
         if (!request) {
           wire.own();
           unexpected_.push_back(
               std::make_unique<IncomingMessage>(IncomingMessage{kind, envelope, std::move(wire.payload)}));
-          ++epoch_;
         }
       }
       if (request) {
         deliver(*request, kind, envelope, wire.data(), wire.size());
-      } else {
-        progress_.notify_all();  // probes wait for unexpected arrivals
+        return;
       }
+      {
+        // Probes wait for unexpected arrivals: they look under mutex_ before they sleep.
+        std::lock_guard lock(mutex_);
+        ++epoch_;
+      }
+      progress_.notify_all();
       return;
     }
     case MessageKind::Cts:
