@@ -16,11 +16,13 @@
 // <mpi.h> marks deprecated for MPI-1's removed calls: no warning for naming it here. Default
 // visibility: the alias does not inherit PMPI_X's, and MPI-1's removed calls are declared by
 // the file that defines them, not <mpi.h>.)
+// NOLINTBEGIN(bugprone-macro-parentheses): `name` is the declarator of the alias, not an expression
 #define ZMPI_ALIAS(name)                                                                                \
   _Pragma("GCC diagnostic push")                                                                        \
       _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"") extern "C" decltype(P##name) name \
       __attribute__((weak, alias("P" #name), visibility("default")));                                   \
   _Pragma("GCC diagnostic pop")
+// NOLINTEND(bugprone-macro-parentheses)
 
 namespace zmpi::mpi::capi {
 
