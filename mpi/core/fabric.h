@@ -47,8 +47,10 @@ class Fabric {
   // connection, straight from `data`, which must stay valid until `done` runs (on this
   // thread or the fabric's I/O thread, once the last byte is with the kernel). False, with
   // nothing sent, where there is no such path to `worldRank`: then send() it.
+  // (The callbacks are taken by value for the overrides, which keep them; the defaults
+  // ignore them, which clang-tidy's performance-unnecessary-value-param misreads.)
   virtual bool sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
-                        std::function<void()> done) {
+                        std::function<void()> done) {  // NOLINT(performance-unnecessary-value-param)
     return false;
   }
   // Connects the bulk path to `worldRank` ahead of its first use, where there is one (so
@@ -57,8 +59,9 @@ class Fabric {
   // Starts the bulk path's receiving side (once, before traffic): complete messages go to
   // `deliver` (from a thread of the fabric; their payloads placed by the Placement where it
   // names a buffer), and a connection that breaks with bytes lost is reported to `failed`.
-  virtual void startBulk(std::function<void(transport::WireMessage&&)> deliver,
-                         std::function<void(const std::string& why)> failed) {}
+  virtual void startBulk(
+      std::function<void(transport::WireMessage&&)> deliver,  // NOLINT(performance-unnecessary-value-param)
+      std::function<void(const std::string& why)> failed) {}  // NOLINT(performance-unnecessary-value-param)
   virtual void wake() = 0;
   // Stops sending and receiving; called once, after the last message, before destruction.
   virtual void close() = 0;
