@@ -80,18 +80,6 @@ void compare(const std::string& what, int p,
   CHECK(direct.results == plan.results);
 }
 
-std::vector<int> numbers(int rank, int count, int salt = 0) {
-  std::vector<int> v(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = rank * 1000 + i * 7 + salt;
-  return v;
-}
-
-std::vector<Matrix> matrices(int rank, int count) {
-  std::vector<Matrix> v;
-  for (int i = 0; i < count; ++i) v.push_back(matrixOf(rank, static_cast<std::size_t>(i)));
-  return v;
-}
-
 const TestSum kSum;
 const TestMatrixProduct kProduct;
 

@@ -136,6 +136,18 @@ inline Matrix matrixOf(int rank, std::size_t element) {
   return {1 + r, 2 + e, 3 * r + e, 1 + 5 * r};
 }
 
+// Distinct operands per (rank, element): ints, and matrices for the non-commutative op.
+inline std::vector<int> numbers(int rank, int count, int salt = 0) {
+  std::vector<int> v(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = rank * 1000 + i * 7 + salt;
+  return v;
+}
+inline std::vector<Matrix> matrices(int rank, int count) {
+  std::vector<Matrix> v;
+  for (int i = 0; i < count; ++i) v.push_back(matrixOf(rank, static_cast<std::size_t>(i)));
+  return v;
+}
+
 inline Datatype& intType() {
   bindPredefinedDatatypes();
   return *datatypeOf(MPI_INT);

@@ -30,18 +30,6 @@ std::vector<char> bytesOf(const std::vector<T>& values) {
   return out;
 }
 
-std::vector<int> numbers(int rank, int count, int salt = 0) {
-  std::vector<int> v(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = rank * 1000 + i * 7 + salt;
-  return v;
-}
-
-std::vector<Matrix> matrices(int rank, int count) {
-  std::vector<Matrix> v;
-  for (int i = 0; i < count; ++i) v.push_back(matrixOf(rank, static_cast<std::size_t>(i)));
-  return v;
-}
-
 const TestSum kSum;
 const TestMatrixProduct kProduct;
 
