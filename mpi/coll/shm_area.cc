@@ -96,6 +96,11 @@ bool shmCollectivesEnabled() {
   return enabled;
 }
 
+bool shmLargeEnabled() {
+  static const bool enabled = !envOff("ZMPI_COLL_SHM_LARGE");
+  return enabled;
+}
+
 ShmArea* shmAreaOf(Communicator& comm) {
   ShmArea* area = comm.collShm.get();
   if (area != nullptr && area->attached()) return area;
@@ -132,9 +137,46 @@ void ShmArea::attach(transport::SharedSegment segment, bool sleeperFences) {
   sleeperFences_ = sleeperFences;
 }
 
-std::size_t ShmArea::bytesFor(int size) {
+std::size_t ShmArea::stagingOffset(int size) {
+  constexpr std::size_t kPage = 4096;
   const auto ranks = static_cast<std::size_t>(size);
-  return ranks * (sizeof(Line) + kRankBytes);
+  return (ranks * (sizeof(Line) + kRankBytes) + kPage - 1) / kPage * kPage;
+}
+
+std::size_t ShmArea::bytesFor(int size) {
+  return stagingOffset(size) + static_cast<std::size_t>(size) * kChunks * chunkBytes();
+}
+
+std::size_t ShmArea::chunkBytes() {
+  // Whole pages, 4 KiB to 4 MiB.
+  static const std::size_t bytes = static_cast<std::size_t>(
+      std::clamp<long long>(environmentNumber("ZMPI_COLL_SHM_CHUNK_BYTES", kChunkBytes), 4096, 4 << 20) / 4096 * 4096);
+  return bytes;
+}
+
+char* ShmArea::chunk(int rank, uint64_t round) const {
+  const std::size_t index = static_cast<std::size_t>(rank) * kChunks + round % kChunks;
+  return base() + stagingOffset(size_) + index * chunkBytes_;
+}
+
+void ShmArea::waitFlag(int rank, std::atomic<uint64_t>& flag, uint64_t value) {
+  if (flag.load(std::memory_order_acquire) >= value) return;
+  waitShm(
+      engine_, line(rank)->bell, [&] { return flag.load(std::memory_order_acquire) >= value; }, sleeperFences_);
+}
+
+void ShmArea::waitChunkWritable(uint64_t round) {
+  if (round <= kChunks) return;
+  const uint64_t last = round - kChunks;
+  if (knownRead_ >= last) return;
+  // As waitWritable: one look at everyone, then wait for whoever is behind.
+  uint64_t least = UINT64_MAX;
+  for (int q = 0; q < size_; ++q) {
+    if (q == rank_) continue;
+    waitFlag(q, line(q)->read, last);
+    least = std::min(least, line(q)->read.load(std::memory_order_acquire));
+  }
+  knownRead_ = std::max(knownRead_, least);
 }
 
 ShmArea::Buffer ShmArea::rootedBuffer(std::size_t bytes) {

@@ -29,6 +29,16 @@
 // (one cache-line transfer per call instead of two). Units only ever hold one operand
 // each, so a stamp word is never a previous call's data.
 // A wait in call s depends only on other ranks' progress in calls up to s: no cycle.
+//
+// Operands above a slot go through each rank's staging ring (shm_large.h): kChunks chunks
+// of chunkBytes(), one per round. Calls that use it number their rounds with a second
+// counter every rank advances alike (beginRounds), and each rank's line says how far it
+// has got: wrote = g (its chunk of round g holds its data), reduced = g (an allreduce's
+// reduced part of round g is in its chunk), read = g (it has finished reading round g and
+// every earlier one; a rank that reads nothing in a call raises it at the end). A rank
+// writes round g into chunk g mod kChunks once every other rank has read round
+// g - kChunks (waitChunkWritable): writers run up to kChunks rounds ahead of the slowest
+// reader, and never wait for a rank that is behind only in calls it reads nothing from.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -49,7 +59,7 @@ class ShmArea {
   // Bytes of one rank's slot: the largest operand a shared-memory call moves per rank
   // (see shm_collectives.h for how each collective uses it).
   static constexpr std::size_t kSlotBytes = 2048;
-  static constexpr std::size_t kUnitBytes = 256;
+  static constexpr std::size_t kUnitBytes = 512;
   static constexpr std::size_t kStampBytes = 16;  // keeps the data 16-byte aligned
   static constexpr std::size_t kSmallBytes = kUnitBytes - kStampBytes;
   static constexpr int kSmallUnits = 32;
@@ -57,6 +67,12 @@ class ShmArea {
   // Every rank scans every rank's flag line: beyond a few ranks, the point-to-point
   // algorithms' log p rounds win.
   static constexpr int kMaxRanks = 16;
+  // The staging ring of large operands (shm_large.h): kChunks chunks of chunkBytes() per
+  // rank (ZMPI_COLL_SHM_CHUNK_BYTES, default kChunkBytes; the job's environment, so alike
+  // on every rank). Pages are touched only when used.
+  static constexpr int kChunks = 4;
+  static constexpr std::size_t kChunkBytes = 128 * 1024;
+  static std::size_t chunkBytes();
 
   // Without a segment until attach(): `sleeperFences` says every rank registered for them
   // (shm_wait.h).
@@ -64,7 +80,7 @@ class ShmArea {
   void attach(transport::SharedSegment segment, bool sleeperFences);
   bool attached() const { return segment_.data() != nullptr; }
   int countCallBeforeSetUp() { return ++callsBeforeSetUp_; }
-  static std::size_t bytesFor(int size);
+  static std::size_t bytesFor(int size);  // the segment's size
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -100,6 +116,25 @@ class ShmArea {
   // Blocks until this rank may write its `buffer` in call `seq`, and records that it will.
   void waitWritable(Buffer buffer, uint64_t seq);
 
+  // Rounds of the staging ring (see the top of this file). Returns the first of the next
+  // `rounds` rounds (every rank asks for the same counts in the same order).
+  uint64_t beginRounds(uint64_t rounds) {
+    const uint64_t first = round_ + 1;
+    round_ += rounds;
+    return first;
+  }
+  // Rank `rank`'s chunk for round `round`.
+  char* chunk(int rank, uint64_t round) const;
+  void publishWrote(uint64_t round) { publishShm(line(rank_)->bell, line(rank_)->wrote, round, sleeperFences_); }
+  void publishReduced(uint64_t round) { publishShm(line(rank_)->bell, line(rank_)->reduced, round, sleeperFences_); }
+  void publishRead(uint64_t round) { publishShm(line(rank_)->bell, line(rank_)->read, round, sleeperFences_); }
+  // Blocks until rank `rank` has raised `wrote` (or `reduced`) to `round`.
+  void waitWrote(int rank, uint64_t round) { waitFlag(rank, line(rank)->wrote, round); }
+  void waitReduced(int rank, uint64_t round) { waitFlag(rank, line(rank)->reduced, round); }
+  // Blocks until this rank may write its chunk of `round`: every other rank has read the
+  // round that last used it.
+  void waitChunkWritable(uint64_t round);
+
  private:
   // One per rank, 128 bytes apart: adjacent-line prefetch fetches 64-byte lines in pairs.
   // Whoever waits for a rank's flags sleeps on that rank's doorbell: a publisher wakes only
@@ -109,6 +144,9 @@ class ShmArea {
     std::atomic<uint64_t> ready;
     std::atomic<uint64_t> done;
     ShmDoorbell bell;
+    std::atomic<uint64_t> wrote;
+    std::atomic<uint64_t> reduced;
+    std::atomic<uint64_t> read;
   };
 
   static constexpr int kBuffers = 2 + kSmallUnits + kLargeSlots;
@@ -122,6 +160,9 @@ class ShmArea {
   }
   // What rank q is known to have finished: max(done, ready - 1).
   uint64_t finished(int q) const;
+  void waitFlag(int rank, std::atomic<uint64_t>& flag, uint64_t value);
+  // Where the staging rings start: after every rank's small buffers, page-aligned.
+  static std::size_t stagingOffset(int size);
 
   transport::SharedSegment segment_;
   Engine& engine_;
@@ -137,6 +178,10 @@ class ShmArea {
   uint64_t knownFinished_ = 0;
   // The call that last wrote each of this rank's buffers.
   uint64_t lastWrite_[kBuffers] = {};
+  std::size_t chunkBytes_ = chunkBytes();
+  uint64_t round_ = 0;
+  // Every other rank has read every round up to here.
+  uint64_t knownRead_ = 0;
 };
 
 // The communicator's area, or null: when the communicator does not qualify, for its first
@@ -153,5 +198,8 @@ int callsBeforeSetUp();
 
 // Whether shared-memory collectives are on for the job (ZMPI_COLL_SHM, ZMPI_COLL_DIRECT).
 bool shmCollectivesEnabled();
+// Whether calls above a slot take the staging rings (shm_large.h): on unless
+// ZMPI_COLL_SHM_LARGE=0 (comparisons), then they keep the message paths.
+bool shmLargeEnabled();
 
 }  // namespace zmpi::mpi::coll

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi/coll/shm_area.h"
+#include "mpi/coll/shm_large.h"
 #include "mpi/core/error.h"
 
 namespace zmpi::mpi::coll {
@@ -52,6 +53,9 @@ ShmArea* areaFor(Communicator& comm, std::size_t bytes) {
   if (bytes == 0 || bytes > ShmArea::kSlotBytes) return nullptr;
   return shmAreaOf(comm);
 }
+
+// The area for a call above a slot, through the staging rings (shm_large.h), or null.
+ShmArea* largeAreaFor(Communicator& comm) { return shmLargeEnabled() ? shmAreaOf(comm) : nullptr; }
 
 // slot(0) op slot(1) op ... op slot(p-1) of call `seq`, packed, into `result` (which may
 // be the program's buffer: every operand is already in a slot). Right to left, so that
@@ -109,6 +113,11 @@ bool barrierShm(Communicator& comm) {
 // may run ahead, see ShmArea).
 bool bcastShm(Communicator& comm, void* buffer, int count, const Datatype& type, int root) {
   const auto n = static_cast<std::size_t>(count);
+  if (n * type.size() > ShmArea::kSlotBytes) {
+    ShmArea* large = largeAreaFor(comm);
+    if (large != nullptr) bcastShmLarge(*large, buffer, n, type, root);
+    return large != nullptr;
+  }
   ShmArea* area = areaFor(comm, n * type.size());
   if (area == nullptr) return false;
   const uint64_t seq = area->begin();
@@ -157,6 +166,11 @@ bool reduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int count
 bool allreduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                   const Op& op) {
   const auto n = static_cast<std::size_t>(count);
+  if (n * type.size() > ShmArea::kSlotBytes) {
+    ShmArea* large = type.size() <= ShmArea::chunkBytes() ? largeAreaFor(comm) : nullptr;
+    if (large != nullptr) allreduceShmLarge(*large, sendbuf == MPI_IN_PLACE ? nullptr : sendbuf, recvbuf, n, type, op);
+    return large != nullptr;
+  }
   ShmArea* area = areaFor(comm, n * type.size());
   if (area == nullptr) return false;
   const uint64_t seq = area->begin();
@@ -173,9 +187,17 @@ bool allreduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int co
 bool allgatherShm(Communicator& comm, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
                   int recvcount, const Datatype& recvtype) {
   const auto n = static_cast<std::size_t>(recvcount);
+  const bool inPlace = sendbuf == MPI_IN_PLACE;
+  if (n * recvtype.size() > ShmArea::kSlotBytes) {
+    ShmArea* large = largeAreaFor(comm);
+    if (large == nullptr) return false;
+    if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), n * recvtype.size());
+    allgatherShmLarge(*large, inPlace ? nullptr : sendbuf, static_cast<std::size_t>(sendcount), sendtype, recvbuf, n,
+                      recvtype);
+    return true;
+  }
   ShmArea* area = areaFor(comm, n * recvtype.size());
   if (area == nullptr) return false;
-  const bool inPlace = sendbuf == MPI_IN_PLACE;
   if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), n * recvtype.size());
   const uint64_t seq = area->begin();
   const int r = area->rank();
@@ -201,6 +223,15 @@ bool alltoallShm(Communicator& comm, const void* sendbuf, int sendcount, const D
                  int recvcount, const Datatype& recvtype) {
   const auto n = static_cast<std::size_t>(recvcount);
   const std::size_t bytes = n * recvtype.size();
+  if (bytes * static_cast<std::size_t>(comm.size()) > ShmArea::kSlotBytes) {
+    const bool inPlace = sendbuf == MPI_IN_PLACE;
+    ShmArea* large = largeAreaFor(comm);
+    if (large == nullptr) return false;
+    if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), bytes);
+    alltoallShmLarge(*large, inPlace ? nullptr : sendbuf, static_cast<std::size_t>(sendcount), sendtype, recvbuf, n,
+                     recvtype);
+    return true;
+  }
   ShmArea* area = areaFor(comm, bytes * static_cast<std::size_t>(comm.size()));
   if (area == nullptr) return false;
   if (sendbuf != MPI_IN_PLACE) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), bytes);

@@ -1,8 +1,9 @@
-/* Same-host shared-memory collectives (mpi/coll/shm_collectives.h) against the nonblocking
- * forms, which always run the point-to-point plans: barrier, bcast, reduce, allreduce,
- * allgather, alltoall, sizes up to the slot (2 KiB) and just above, MPI_IN_PLACE, a
- * non-commutative user op, a derived type with gaps; each collective as the first call on a
- * fresh communicator; a bcast root running far ahead; communicators created and freed in a
+/* Same-host shared-memory collectives (mpi/coll/shm_collectives.h, shm_large.h) against the
+ * nonblocking forms, which always run the point-to-point plans: barrier, bcast, reduce,
+ * allreduce, allgather, alltoall, sizes up to the slot (2 KiB) and just above, around the
+ * staging chunk (64 KiB) and beyond its ring of 4, MPI_IN_PLACE, a non-commutative user op,
+ * derived types with gaps (small and large); each collective as the first call on a fresh
+ * communicator; a bcast root running far ahead (small and large); communicators created and freed in a
  * loop leave no shared-memory object behind; two threads running collectives on two
  * communicators at once (MPI_THREAD_MULTIPLE). */
 // zmpi-test-ranks: 2 3 4 8
@@ -14,7 +15,7 @@
 
 #include "check.h"
 
-enum { kSlotInts = 2048 / sizeof(int) };
+enum { kSlotInts = 2048 / sizeof(int), kChunkInts = 65536 / sizeof(int) };
 
 static int fill(int rank, int i, int salt) { return rank * 7919 + i * 31 + salt; }
 
@@ -150,6 +151,51 @@ static void test_derived(MPI_Comm comm) {
   MPI_Type_free(&strided);
 }
 
+/* Every other int of 3 chunks' worth: packed into scratch around the staging rings. */
+static void test_derived_large(MPI_Comm comm) {
+  enum { kInts = 3 * kChunkInts + 5 };
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype strided;
+  MPI_Type_vector(kInts, 1, 2, MPI_INT, &strided);
+  MPI_Type_commit(&strided);
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(strided, &lb, &extent);
+  const size_t span = (size_t)extent / sizeof(int) + 1; /* ints per element, with its gap */
+  int *in = malloc(sizeof(int) * span * size), *got = malloc(sizeof(int) * span * size),
+      *want = malloc(sizeof(int) * span * size);
+  for (size_t i = 0; i < span * size; ++i) in[i] = fill(rank, (int)i, 6);
+  for (size_t i = 0; i < span * size; ++i) got[i] = want[i] = -7;
+  MPI_Request request;
+  MPI_Iallreduce(in, want, 1, strided, MPI_SUM, comm, &request);
+  wait_for(&request);
+  MPI_Allreduce(in, got, 1, strided, MPI_SUM, comm);
+  check_same(got, want, (int)span);
+  MPI_Datatype spaced; /* resized to the span, so blocks follow each other */
+  MPI_Type_create_resized(strided, 0, (MPI_Aint)(span * sizeof(int)), &spaced);
+  MPI_Type_commit(&spaced);
+  MPI_Iallgather(in, 1, spaced, want, 1, spaced, comm, &request);
+  wait_for(&request);
+  MPI_Allgather(in, 1, spaced, got, 1, spaced, comm);
+  check_same(got, want, (int)span * size);
+  MPI_Ialltoall(in, 1, spaced, want, 1, spaced, comm, &request);
+  wait_for(&request);
+  MPI_Alltoall(in, 1, spaced, got, 1, spaced, comm);
+  check_same(got, want, (int)span * size);
+  memcpy(got, in, sizeof(int) * span);
+  memcpy(want, in, sizeof(int) * span);
+  MPI_Ibcast(want, 1, strided, size - 1, comm, &request);
+  wait_for(&request);
+  MPI_Bcast(got, 1, strided, size - 1, comm);
+  check_same(got, want, (int)span);
+  MPI_Type_free(&spaced);
+  MPI_Type_free(&strided);
+  free(want);
+  free(got);
+  free(in);
+}
+
 /* Each collective as the first calls on a fresh communicator, the third of which sets its
  * shared memory up (ZMPI_COLL_SHM_AFTER, default 2): the set-up call is a barrier, a
  * reduce, an allreduce, an allgather (twice), a bcast, an alltoall. */
@@ -204,6 +250,18 @@ static void test_run_ahead(void) {
     CHECK_EQ_INT(data[0], i);
     CHECK_EQ_INT(data[1], 2 * i);
   }
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* Through the staging rings: 1 to 3 chunks a call, roots taking turns. */
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int* data = malloc(sizeof(int) * 3 * kChunkInts);
+  for (int i = 0; i < 200; ++i) {
+    const int count = kSlotInts + 1 + (i * 7919) % (3 * kChunkInts - kSlotInts - 1), root = (i / 10) % size;
+    for (int k = 0; k < count; ++k) data[k] = rank == root ? i + k : -1;
+    MPI_Bcast(data, count, MPI_INT, root, MPI_COMM_WORLD);
+    for (int k = 0; k < count; ++k) CHECK_EQ_INT(data[k], i + k);
+  }
+  free(data);
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -276,8 +334,8 @@ int main(int argc, char** argv) {
   MPI_Type_commit(&mat_type);
   MPI_Op_create(matmul, 0, &mat_op);
   test_first_calls();
-  const int counts[] = {
-      1, 4, 100, kSlotInts / 8, kSlotInts / size, kSlotInts / size + 1, kSlotInts, kSlotInts + 1, 2 * kSlotInts};
+  const int counts[] = {1,          4,          100,           kSlotInts / 8,  kSlotInts / size, kSlotInts / size + 1,
+                        kSlotInts,  kSlotInts + 1, 2 * kSlotInts, kChunkInts - 1, kChunkInts + 1,   5 * kChunkInts + 3};
   for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
     for (int in_place = 0; in_place < 2; ++in_place) {
       test_allreduce(MPI_COMM_WORLD, counts[c], in_place);
@@ -286,6 +344,7 @@ int main(int argc, char** argv) {
     test_rooted(MPI_COMM_WORLD, counts[c]);
   }
   test_derived(MPI_COMM_WORLD);
+  test_derived_large(MPI_COMM_WORLD);
   test_run_ahead();
   test_many_comms();
   test_threads();

@@ -1,7 +1,8 @@
 // Shared-memory collectives (coll/shm_collectives.h) against the plans, in mock mode
 // (ranks are threads of one process, each mapping the communicator's segment itself): on
 // 2, 3, 4 and 8 ranks, every root, in place or not, commutative and non-commutative ops,
-// sizes up to the slot and just above it (then the call must decline), the same results.
+// sizes up to the slot and just above it (then the call must decline, or take the staging
+// rings where the environment allows (shmLargeEnabled): coll_shm_large_test), the same results.
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
@@ -93,7 +94,7 @@ TEST_CASE("shm bcast and reduce match the plans for every root", "[coll][shm]") 
   for (int p : kRankCounts) {
     for (int root = 0; root < p; ++root) {
       for (int count : {1, 33, kSlotInts, kSlotInts + 1}) {
-        const bool fits = count <= kSlotInts;
+        const bool fits = count <= kSlotInts || shmLargeEnabled();
         compare("bcast root " + std::to_string(root) + " count " + std::to_string(count), p, fits,
                 [&](Communicator& comm, bool shm, bool& served) {
                   std::vector<int> data = comm.rank() == root ? numbers(root, count) : std::vector<int>(count, -1);
@@ -138,7 +139,8 @@ TEST_CASE("shm allreduce matches the plans, in rank order for non-commutative op
     for (int count : {1, 40, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
         const int m = count == 1 ? 1 : count / 4;
-        compare("allreduce count " + std::to_string(count) + (inPlace ? " in place" : ""), p, count <= kSlotInts,
+        const bool fits = count <= kSlotInts || shmLargeEnabled();
+        compare("allreduce count " + std::to_string(count) + (inPlace ? " in place" : ""), p, fits,
                 [&](Communicator& comm, bool shm, bool& served) {
                   std::vector<int> in = numbers(comm.rank(), count), out(static_cast<std::size_t>(count), -1);
                   std::vector<Matrix> min = matrices(comm.rank(), m), mout(static_cast<std::size_t>(m));
@@ -170,7 +172,8 @@ TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
     for (int count : {1, 17, alltoallLimit, alltoallLimit + 1, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
         const std::string how = " count " + std::to_string(count) + (inPlace ? " in place" : "");
-        compare("allgather" + how, p, count <= kSlotInts, [&](Communicator& comm, bool shm, bool& served) {
+        const bool gathers = count <= kSlotInts || shmLargeEnabled();
+        compare("allgather" + how, p, gathers, [&](Communicator& comm, bool shm, bool& served) {
           const int r = comm.rank();
           std::vector<int> in = numbers(r, count), out(static_cast<std::size_t>(count * p), -1);
           if (inPlace) std::copy(in.begin(), in.end(), out.begin() + static_cast<std::ptrdiff_t>(r) * count);
@@ -180,7 +183,8 @@ TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
           if (!shm || !served) run(*planAllgather(comm, send, count, sendType, out.data(), count, intType()));
           return bytesOf(out);
         });
-        compare("alltoall" + how, p, count <= alltoallLimit, [&](Communicator& comm, bool shm, bool& served) {
+        const bool exchanges = count <= alltoallLimit || shmLargeEnabled();
+        compare("alltoall" + how, p, exchanges, [&](Communicator& comm, bool shm, bool& served) {
           std::vector<int> in = numbers(comm.rank(), count * p), out(static_cast<std::size_t>(count * p), -1);
           if (inPlace) out = in;
           const void* send = inPlace ? MPI_IN_PLACE : in.data();
