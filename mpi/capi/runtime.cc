@@ -44,6 +44,7 @@ void Runtime::init(int requiredThreadLevel) {
                           static_cast<int>(MPI_THREAD_MULTIPLE));
   mainThread_ = std::this_thread::get_id();
   state_ = State::Initialized;
+  liveWorld.store(world_.get(), std::memory_order_release);
 }
 
 void Runtime::finalize() {
@@ -57,17 +58,16 @@ void Runtime::finalize() {
   runFinalizeBarrier(*world_);
   unbindWorldHandles();
   world_->shutdown();
+  liveWorld.store(nullptr, std::memory_order_release);
   world_.reset();
   context_->close();
   context_.reset();
   state_ = State::Finalized;
 }
 
-World& requireWorld() {
-  Runtime& runtime = Runtime::instance();
-  if (runtime.state() == State::NotInitialized) fail(MPI_ERR_OTHER, "called before MPI_Init");
-  if (runtime.state() == State::Finalized) fail(MPI_ERR_OTHER, "called after MPI_Finalize");
-  return *runtime.world();
+void failNoWorld() {
+  if (Runtime::instance().state() == State::NotInitialized) fail(MPI_ERR_OTHER, "called before MPI_Init");
+  fail(MPI_ERR_OTHER, "called after MPI_Finalize");
 }
 
 void abortJob(int code, const std::string& what) {

@@ -33,11 +33,6 @@ void Communicator::release() {
   if (references_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }
 
-Communicator* communicatorOf(MPI_Comm handle) {
-  if (!isHandleOf(handle, HandleKind::Comm) || implOf<Communicator>(handle) == nullptr) {
-    fail(MPI_ERR_COMM, "invalid communicator");
-  }
-  return implOf<Communicator>(handle);
-}
+void failInvalidCommunicator() { fail(MPI_ERR_COMM, "invalid communicator"); }
 
 }  // namespace zmpi::mpi

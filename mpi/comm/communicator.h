@@ -90,6 +90,14 @@ class Communicator {
   std::atomic<int> references_{1};
 };
 
-Communicator* communicatorOf(MPI_Comm handle);  // throws MPI_ERR_COMM (also for MPI_COMM_NULL)
+[[noreturn, gnu::cold]] void failInvalidCommunicator();
+
+// Throws MPI_ERR_COMM (also for MPI_COMM_NULL). Inline: every communication call looks its
+// communicator up, and a call of its own was a tenth of a small send's instructions.
+inline Communicator* communicatorOf(MPI_Comm handle) {
+  if (!isHandleOf(handle, HandleKind::Comm) || implOf<Communicator>(handle) == nullptr) [[unlikely]]
+    failInvalidCommunicator();
+  return implOf<Communicator>(handle);
+}
 
 }  // namespace zmpi::mpi

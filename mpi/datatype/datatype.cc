@@ -203,17 +203,8 @@ void Datatype::unpack(const void* in, std::size_t bytes, void* base) const {
   }
 }
 
-Datatype* datatypeOf(MPI_Datatype handle) {
-  if (!isHandleOf(handle, HandleKind::Datatype) || implOf<Datatype>(handle) == nullptr) {
-    fail(MPI_ERR_TYPE, "invalid datatype");
-  }
-  return implOf<Datatype>(handle);
-}
+void failInvalidDatatype() { fail(MPI_ERR_TYPE, "invalid datatype"); }
 
-Datatype* committedDatatypeOf(MPI_Datatype handle) {
-  Datatype* type = datatypeOf(handle);
-  if (!type->committed()) fail(MPI_ERR_TYPE, "datatype is not committed");
-  return type;
-}
+void failUncommittedDatatype() { fail(MPI_ERR_TYPE, "datatype is not committed"); }
 
 }  // namespace zmpi::mpi

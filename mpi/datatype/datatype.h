@@ -1,8 +1,8 @@
 #pragma once
 // A datatype as zmpi uses it: a byte size, lower bound and extent, and the type map
 // flattened when the type is built (mpi/datatype/type_builder.h; commit only marks it)
-// into merged byte blocks, so packing is a loop of memcpys with no per-element dispatch. `primitive` names the single basic type all elements are made
-// of (what reduction ops dispatch on), or Mixed for structs of different basic types.
+// into merged byte blocks, so packing is a loop of memcpys with no per-element dispatch. `primitive` names the single
+// basic type all elements are made of (what reduction ops dispatch on), or Mixed for structs of different basic types.
 #include <mpi.h>
 
 #include <atomic>
@@ -147,9 +147,23 @@ class Datatype {
   std::atomic<int> refs_{1};
 };
 
-// Looks a handle up; throws MpiError(MPI_ERR_TYPE) for null or invalid handles.
-Datatype* datatypeOf(MPI_Datatype handle);
+[[noreturn, gnu::cold]] void failInvalidDatatype();
+[[noreturn, gnu::cold]] void failUncommittedDatatype();
+
+// Looks a handle up; throws MpiError(MPI_ERR_TYPE) for null or invalid handles. Inline, as
+// communicatorOf: on every communication call's path.
+inline Datatype* datatypeOf(MPI_Datatype handle) {
+  if (!isHandleOf(handle, HandleKind::Datatype) || implOf<Datatype>(handle) == nullptr) [[unlikely]]
+    failInvalidDatatype();
+  return implOf<Datatype>(handle);
+}
+
 // As datatypeOf, and also requires the type to be committed (for communication calls).
-Datatype* committedDatatypeOf(MPI_Datatype handle);
+inline Datatype* committedDatatypeOf(MPI_Datatype handle) {
+  Datatype* type = datatypeOf(handle);
+  if (!type->committed()) [[unlikely]]
+    failUncommittedDatatype();
+  return type;
+}
 
 }  // namespace zmpi::mpi
