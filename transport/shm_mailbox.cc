@@ -112,7 +112,8 @@ bool ShmInbox::hasData() const {
   return false;
 }
 
-std::size_t ShmInbox::drain(FunctionRef<void(int, WireMessage&&)> deliver) {
+std::size_t ShmInbox::drain(FunctionRef<void(int, WireMessage&&)> deliver,
+                            FunctionRef<void(int, const CompactMessage&)> deliverCompact) {
   // Most calls come from a spin and find nothing: looking first makes such a poll a load
   // per ring, without the try-lock's read-modify-write.
   if (!hasData() || draining_.test_and_set(std::memory_order_acquire)) return 0;
@@ -121,21 +122,26 @@ std::size_t ShmInbox::drain(FunctionRef<void(int, WireMessage&&)> deliver) {
     ~Unlock() { flag.clear(std::memory_order_release); }
   } unlock{draining_};
   std::size_t delivered = 0;
-  auto counting = [&](int sender, WireMessage&& message) {
-    ++delivered;
-    deliver(sender, std::move(message));
-  };
-  for (std::size_t s = 0; s < rings_.size(); ++s) drainRing(static_cast<int>(s), counting);
+  for (std::size_t s = 0; s < rings_.size(); ++s) {
+    delivered += drainRing(static_cast<int>(s), deliver, deliverCompact);
+  }
   return delivered;
 }
 
-bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver) {
+std::size_t ShmInbox::drain(FunctionRef<void(int, WireMessage&&)> deliver) {
+  const uint64_t jobHash = layout_->jobHash;
+  return drain(deliver,
+               [&](int sender, const CompactMessage& message) { deliver(sender, wireMessageOf(message, jobHash)); });
+}
+
+std::size_t ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver,
+                                FunctionRef<void(int, const CompactMessage&)> deliverCompact) {
   std::atomic<uint64_t>& ringTail = *rings_[static_cast<std::size_t>(sender)].tail;
   uint8_t* ring = rings_[static_cast<std::size_t>(sender)].data;
   const uint64_t size = ringBytes_;
   const uint64_t mask = size - 1;
   uint64_t tail = ringTail.load(std::memory_order_relaxed);
-  bool any = false;
+  std::size_t delivered = 0;
   for (;;) {
     uint8_t* at = ring + (tail & mask);
     const uint64_t stamp = stampAt(at).load(std::memory_order_acquire);
@@ -153,19 +159,15 @@ bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliv
       throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) + " has a record past its end");
     }
     if (record.flags & kCompact) {
-      WireHeader header;
-      header.kind = record.kind;
-      header.jobHash = layout_->jobHash;
       if (record.bytes < kCompactEnvelope || (record.flags & (kPadding | kFirst | kLast)) != (kFirst | kLast)) {
         throw MalformedMessage("shared-memory ring from sender " + std::to_string(sender) +
                                " has a bad compact record");
       }
-      header.payloadBytes = record.bytes - kCompactEnvelope;
-      std::memcpy(header.envelope.data(), data, kCompactEnvelope);
       tail += advance;
       const Release release{ringTail, tail};
-      deliver(sender, WireMessage{header, {}, false, data + kCompactEnvelope});
-      any = true;
+      deliverCompact(sender,
+                     CompactMessage{record.kind, data, data + kCompactEnvelope, record.bytes - kCompactEnvelope});
+      ++delivered;
       continue;
     }
     if ((record.flags & (kPadding | kFirst | kLast)) == (kFirst | kLast)) {
@@ -182,7 +184,7 @@ bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliv
       tail += advance;
       const Release release{ringTail, tail};
       deliver(sender, WireMessage{header, {}, false, data + sizeof header});
-      any = true;
+      ++delivered;
       continue;
     }
     if (!(record.flags & kPadding)) {
@@ -220,14 +222,14 @@ bool ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliv
         tail += advance;
         ringTail.store(tail, std::memory_order_release);
         deliver(sender, std::move(message));
-        any = true;
+        ++delivered;
         continue;
       }
     }
     tail += advance;
     ringTail.store(tail, std::memory_order_release);
   }
-  return any;
+  return delivered;
 }
 
 // ----------------------------------------------------------------------------- outbox

@@ -40,7 +40,11 @@ class ShmInbox {
   void unlinkName() { segment_.unlinkName(); }
 
   // Reads every complete message now in the rings and hands each to `deliver` (sender
-  // index, message). Only one thread drains at a time; another caller returns 0 at once.
+  // index, message), a compact record (ShmOutbox::trySendCompact) to `deliverCompact` as it
+  // lies. Only one thread drains at a time; another caller returns 0 at once.
+  std::size_t drain(FunctionRef<void(int sender, WireMessage&&)> deliver,
+                    FunctionRef<void(int sender, const CompactMessage&)> deliverCompact);
+  // As above, compact records handed to `deliver` as WireMessages (see wireMessageOf).
   std::size_t drain(FunctionRef<void(int sender, WireMessage&&)> deliver);
   // Where a message's payload should go, asked when its first fragment arrives: a buffer
   // of at least header.payloadBytes, or null for a buffer of the message's own. The
@@ -72,7 +76,8 @@ class ShmInbox {
     std::atomic<uint64_t>* tail;
     uint8_t* data;
   };
-  bool drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver);
+  std::size_t drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver,
+                        FunctionRef<void(int, const CompactMessage&)> deliverCompact);
 
   SharedSegment segment_;
   ShmMailboxLayout* layout_;

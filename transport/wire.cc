@@ -9,6 +9,15 @@ namespace zmpi::transport {
 
 zmq::message_t makePayload(const void* data, size_t bytes) { return zmq::message_t(data, bytes); }
 
+WireMessage wireMessageOf(const CompactMessage& message, uint64_t jobHash) {
+  WireHeader header;
+  header.kind = message.kind;
+  header.jobHash = jobHash;
+  header.payloadBytes = message.bytes;
+  std::memcpy(header.envelope.data(), message.envelope, kCompactEnvelopeBytes);
+  return WireMessage{header, {}, false, message.payload};
+}
+
 zmq::message_t makeZeroCopyPayload(void* data, size_t bytes, ReleaseFn release, void* hint) {
 #if defined(ZMPI_TSAN)
   // zmq may call `release` on its I/O thread: bracket it for TSan (tsan_annotations.h).

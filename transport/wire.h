@@ -60,6 +60,22 @@ struct WireMessage {
   }
 };
 
+// A small message as a same-host ring holds it (ShmOutbox::trySendCompact): its kind, the
+// first kCompactEnvelopeBytes of its envelope (the rest are zeros) and its payload, all lent
+// where they lie until the handler they are given to returns. Handed over as is, not as a
+// WireMessage: building the 72-byte header and the empty zmq::message_t (and closing it)
+// were a quarter of the receiving side's work for a small message.
+struct CompactMessage {
+  uint16_t kind;
+  const uint8_t* envelope;
+  const uint8_t* payload;
+  std::size_t bytes;
+};
+
+// The general form of a compact message, for handlers that take only WireMessages: the
+// payload stays lent.
+WireMessage wireMessageOf(const CompactMessage& message, uint64_t jobHash);
+
 // Builds a payload frame. Copies small buffers; large ones (>= zeroCopyThreshold) are
 // referenced in place and `release(hint)` is called from a zmq thread once zmq no longer
 // needs them. `release` may be null only for copied buffers.

@@ -71,6 +71,8 @@ class Engine {
 
   // --- progress side ---------------------------------------------------------------
   void onMessage(transport::WireMessage&& wire);
+  // A small message as a same-host ring holds it (Fabric::pollFast).
+  void onCompact(const transport::CompactMessage& message);
   // Wakes every waiter with an error: the world is going down.
   void abort(const std::string& reason);
   void notifyProgress();
@@ -127,6 +129,10 @@ class Engine {
   bool matches(const Request& request, const Envelope& envelope) const;
   static bool probeMatches(int context, int source, int tag, const Envelope& envelope);
   void deliver(Request& request, IncomingMessage& message);
+  // An arriving Eager, EagerSync or Rts message: delivered to the first matching posted
+  // receive where its payload lies, or queued unexpected with the payload `keep` gives.
+  void arrive(MessageKind kind, const Envelope& envelope, const void* payload, uint64_t bytes,
+              transport::FunctionRef<zmq::message_t()> keep);
   // The same for a message where it lies (an eager payload still in the fabric's buffer).
   void deliver(Request& request, MessageKind kind, const Envelope& envelope, const void* payload, uint64_t bytes);
   void unpackInto(Request& request, const void* data, uint64_t bytes, const Envelope& envelope);

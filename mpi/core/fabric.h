@@ -68,8 +68,12 @@ class Fabric {
 
   // --- the same-host fast path (shared memory); fabrics without one keep the defaults ---
   // Delivers every message already waiting in shared memory, without blocking; any thread
-  // may call it (one drains at a time). Returns how many were delivered.
-  virtual std::size_t pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver) { return 0; }
+  // may call it (one drains at a time). A small message sent by trySendCompact goes to
+  // `deliverCompact` as it lies. Returns how many were delivered.
+  virtual std::size_t pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver,
+                               transport::FunctionRef<void(const transport::CompactMessage&)> deliverCompact) {
+    return 0;
+  }
   // A thread about to look at the fast path without being woken registers itself, so
   // senders skip the doorbell while it does.
   virtual void enterPolling() {}

@@ -37,10 +37,15 @@ std::vector<PeerAddress> decodePeerTable(const std::vector<std::string>& blobs, 
 std::string implausibleMessage(const transport::WireHeader& header, int worldSize);
 // The same check without the reason: true if implausibleMessage would return empty. Every
 // delivered message takes it, so it reads the one field in place.
-inline bool plausibleMessage(const transport::WireHeader& header, int worldSize) {
+// `envelope` is an encoded Envelope, whole or its compact first half.
+inline bool plausibleEnvelope(const uint8_t* envelope, int worldSize) {
+  static_assert(offsetof(Envelope, senderWorld) + sizeof(int32_t) <= transport::kCompactEnvelopeBytes);
   int32_t sender;
-  std::memcpy(&sender, header.envelope.data() + offsetof(Envelope, senderWorld), sizeof sender);
+  std::memcpy(&sender, envelope + offsetof(Envelope, senderWorld), sizeof sender);
   return sender >= 0 && sender < worldSize;
+}
+inline bool plausibleMessage(const transport::WireHeader& header, int worldSize) {
+  return plausibleEnvelope(header.envelope.data(), worldSize);
 }
 
 }  // namespace zmpi::mpi

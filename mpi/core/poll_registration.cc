@@ -1,7 +1,5 @@
 #include "mpi/core/poll_registration.h"
 
-#include <time.h>
-
 namespace zmpi::mpi {
 
 void PollRegistration::beginSpin() {
@@ -19,14 +17,9 @@ void PollRegistration::beginSpin() {
 }
 
 void PollRegistration::endSpin() {
-  // The coarse clock (a few ns; steady_clock's ~50-90 ns on a VM would sit between a
-  // message's arrival and the user's next call): lagging by up to one tick (1-4 ms), it
-  // only shortens the linger.
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-  const auto coarse = std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
-  lastSpin_.store(std::chrono::duration_cast<std::chrono::steady_clock::duration>(coarse).count(),
-                  std::memory_order_relaxed);
+  // A plain increment, not a read-modify-write (a locked instruction): two threads ending
+  // together may count once, and any change is all the progress thread looks for.
+  spinEnds_.store(spinEnds_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   spinners_.fetch_sub(1, std::memory_order_seq_cst);
 }
 
@@ -42,9 +35,15 @@ bool PollRegistration::dropIfIdle() {
   return true;
 }
 
-std::chrono::steady_clock::time_point PollRegistration::lingerDeadline() const {
-  const auto last = std::chrono::steady_clock::duration(lastSpin_.load(std::memory_order_relaxed));
-  return std::chrono::steady_clock::time_point(last) + kLinger;
+std::chrono::steady_clock::time_point PollRegistration::lingerDeadline(std::chrono::steady_clock::time_point now) {
+  // Seen up to one progress-thread wake-up late (at most kLinger): the linger lasts up to
+  // twice kLinger, never less.
+  const uint64_t ends = spinEnds_.load(std::memory_order_relaxed);
+  if (ends != seenEnds_) {
+    seenEnds_ = ends;
+    seenAt_ = now;
+  }
+  return seenAt_ + kLinger;
 }
 
 }  // namespace zmpi::mpi

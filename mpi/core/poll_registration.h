@@ -33,15 +33,20 @@ class PollRegistration {
   bool dropIfIdle();
 
   bool registered() const { return registered_.load(std::memory_order_seq_cst); }
-  // When the progress thread should drop a lingering registration.
-  std::chrono::steady_clock::time_point lingerDeadline() const;
+  // When the progress thread should drop a lingering registration: kLinger after it first
+  // saw the last spin end (it alone calls this, with the time it read).
+  std::chrono::steady_clock::time_point lingerDeadline(std::chrono::steady_clock::time_point now);
 
  private:
   Fabric& fabric_;
   std::mutex mutex_;  // registration changes: rare
   std::atomic<int> spinners_{0};
   std::atomic<bool> registered_{false};
-  std::atomic<int64_t> lastSpin_{0};  // steady_clock ticks at the end of the last spin
+  // Counts spins that ended; the progress thread notes when it changes. A count, not a
+  // clock: endSpin lies between a message's arrival and the user's next call.
+  std::atomic<uint64_t> spinEnds_{0};
+  uint64_t seenEnds_ = 0;                         // progress thread only
+  std::chrono::steady_clock::time_point seenAt_;  // when it saw spinEnds_ change
 };
 
 }  // namespace zmpi::mpi

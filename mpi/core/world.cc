@@ -214,7 +214,7 @@ void World::progressLoop() {
   while (!stopping_.load()) {
     try {
       PollRegistration& polling = engine_->pollRegistration();
-      std::size_t work = polling.userSpinning() ? 0 : fabric_->pollFast(deliver);
+      std::size_t work = polling.userSpinning() ? 0 : engine_->pollOnce();
       const bool queued = fabric_->flushQueued();
       if (auto message = fabric_->receive(std::chrono::milliseconds(0))) {
         deliver(std::move(*message));
@@ -248,8 +248,8 @@ void World::progressLoop() {
       // A user registration lingering after a wait keeps senders from ringing: drop it
       // once no user thread has polled for a while, and look at the rings ourselves.
       if (polling.registered()) {
-        const auto deadline = polling.lingerDeadline();
         const auto current = std::chrono::steady_clock::now();
+        const auto deadline = polling.lingerDeadline(current);
         if (!polling.userSpinning() && current >= deadline) {
           if (polling.dropIfIdle() && fabric_->hasFastData()) {
             fabric_->enterPolling();

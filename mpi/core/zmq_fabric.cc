@@ -328,11 +328,18 @@ std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::millisecon
   return message;
 }
 
-std::size_t ZmqFabric::pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver) {
+std::size_t ZmqFabric::pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver,
+                                transport::FunctionRef<void(const transport::CompactMessage&)> deliverCompact) {
   if (!shmInbox_) return 0;
-  return shmInbox_->drain([&](int, transport::WireMessage&& message) {
-    if (plausible(message)) deliver(std::move(message));
-  });
+  return shmInbox_->drain(
+      [&](int, transport::WireMessage&& message) {
+        if (plausible(message)) deliver(std::move(message));
+      },
+      [&](int, const transport::CompactMessage& message) {
+        if (plausibleEnvelope(message.envelope, size_) || plausible(transport::wireMessageOf(message, 0))) {
+          deliverCompact(message);
+        }
+      });
 }
 
 bool ZmqFabric::plausible(const transport::WireMessage& message) {

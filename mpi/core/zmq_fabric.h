@@ -61,7 +61,8 @@ class ZmqFabric : public Fabric {
   void wake() override { inbox_.wake(); }
   void close() override;
 
-  std::size_t pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver) override;
+  std::size_t pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver,
+                       transport::FunctionRef<void(const transport::CompactMessage&)> deliverCompact) override;
   void enterPolling() override;
   void leavePolling() override;
   bool hasFastData() override;

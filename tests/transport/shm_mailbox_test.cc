@@ -246,3 +246,45 @@ TEST_CASE("the compact fast path writes a whole small message, and declines what
   for (const WireMessage& message : delivered) kinds.push_back(message.header.kind);
   CHECK(kinds == std::vector<uint16_t>{44, 45});  // the queued one first
 }
+
+TEST_CASE("a two-handler drain hands compact records over as they lie, the rest as WireMessages", "[shm]") {
+  ShmInbox inbox(uniqueName("compact-sink"), 2, 4096, kJob);
+  ShmOutbox outbox(inbox.name(), 1);
+  std::array<uint8_t, kCompactEnvelopeBytes> envelope{};
+  for (size_t k = 0; k < envelope.size(); ++k) envelope[k] = static_cast<uint8_t>(3 * k + 1);
+  const std::string small = "compact!";
+  bool ring = false;
+  REQUIRE(outbox.trySendCompact(42, envelope.data(), small.data(), small.size(), ring));
+  REQUIRE(outbox.trySendCompact(43, envelope.data(), nullptr, 0, ring));  // an empty payload
+  WireHeader full = headerFor(44, small.size());
+  full.envelope.back() = 1;  // a second half that is not zero: not compactable
+  CHECK_FALSE(outbox.send(full, small.data(), small.size()));
+
+  struct Seen {
+    uint16_t kind;
+    std::string envelope, payload;
+  };
+  std::vector<Seen> compact;
+  std::vector<uint16_t> general;
+  const std::size_t delivered = inbox.drain(
+      [&](int sender, WireMessage&& message) {
+        CHECK(sender == 1);
+        general.push_back(message.header.kind);
+      },
+      [&](int sender, const CompactMessage& message) {
+        CHECK(sender == 1);
+        compact.push_back({message.kind,
+                           std::string(reinterpret_cast<const char*>(message.envelope), kCompactEnvelopeBytes),
+                           std::string(reinterpret_cast<const char*>(message.payload), message.bytes)});
+      });
+  CHECK(delivered == 3);
+  const std::string sentEnvelope(reinterpret_cast<const char*>(envelope.data()), envelope.size());
+  REQUIRE(compact.size() == 2);
+  CHECK(compact[0].kind == 42);
+  CHECK(compact[0].envelope == sentEnvelope);
+  CHECK(compact[0].payload == small);
+  CHECK(compact[1].kind == 43);
+  CHECK(compact[1].envelope == sentEnvelope);
+  CHECK(compact[1].payload.empty());
+  CHECK(general == std::vector<uint16_t>{44});
+}
