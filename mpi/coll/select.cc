@@ -50,6 +50,10 @@ std::size_t segmentBytes() {
   return static_cast<std::size_t>(bytes);
 }
 
+bool shmAlltoallServes(int ranks, std::size_t blockBytes) {
+  return ranks <= 2 || blockBytes <= kShmAlltoallMaxBlockBytes;
+}
+
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks) {
   const std::string name = forced("BCAST");
   if (name == "binomial") return BcastAlgorithm::Binomial;

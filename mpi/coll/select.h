@@ -27,6 +27,13 @@ inline constexpr std::size_t kGatherLinearMinBytes = 64 * 1024;    // all ranks'
 // space. ZMPI_COLL_SEGMENT_BYTES overrides it (0: no pieces).
 inline constexpr std::size_t kSegmentBytes = 256 * 1024;
 
+// Same-host alltoall through the staging rings (shm_large.h) needs every rank in every
+// round; on more than 2 ranks blocks above this go pairwise instead (one partner a step,
+// so pairs progress on their own when ranks outnumber cores). Measured on 4 ranks, 2
+// cores: staging 0.5-1.1x pairwise's time up to 128 KiB blocks, 1.1-1.9x from 256 KiB.
+inline constexpr std::size_t kShmAlltoallMaxBlockBytes = 128 * 1024;
+bool shmAlltoallServes(int ranks, std::size_t blockBytes);
+
 enum class BcastAlgorithm { Binomial, ScatterAllgather };
 enum class AllreduceAlgorithm { RecursiveDoubling, Rabenseifner, Ring };
 enum class AllgatherAlgorithm { RecursiveDoubling, Bruck, Ring };

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "mpi/coll/select.h"
 #include "mpi/coll/shm_area.h"
 #include "mpi/coll/shm_large.h"
 #include "mpi/core/error.h"
@@ -225,7 +226,7 @@ bool alltoallShm(Communicator& comm, const void* sendbuf, int sendcount, const D
   const std::size_t bytes = n * recvtype.size();
   if (bytes * static_cast<std::size_t>(comm.size()) > ShmArea::kSlotBytes) {
     const bool inPlace = sendbuf == MPI_IN_PLACE;
-    ShmArea* large = largeAreaFor(comm);
+    ShmArea* large = shmAlltoallServes(comm.size(), bytes) ? largeAreaFor(comm) : nullptr;
     if (large == nullptr) return false;
     if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), bytes);
     alltoallShmLarge(*large, inPlace ? nullptr : sendbuf, static_cast<std::size_t>(sendcount), sendtype, recvbuf, n,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "coll_harness.h"
+#include "mpi/coll/select.h"
 #include "mpi/coll/shm_area.h"
 #include "mpi/coll/shm_collectives.h"
 
@@ -198,6 +199,28 @@ TEST_CASE("large shm allgather and alltoall match the plans", "[coll][shm]") {
           });
         }
       }
+    }
+  }
+}
+
+TEST_CASE("large shm alltoall leaves big blocks on more than 2 ranks to the pairwise plan", "[coll][shm]") {
+  const int count = static_cast<int>(kShmAlltoallMaxBlockBytes / sizeof(int));
+  for (int p : {2, 3}) {
+    for (int blocks : {count, count + 1}) {
+      const Outcome shm = outcomeOf(p, true, [&](Communicator& comm, bool, bool& served) {
+        std::vector<int> in = numbers(comm.rank(), blocks * p), out(static_cast<std::size_t>(blocks * p), -1);
+        served = alltoallShm(comm, in.data(), blocks, &intType(), out.data(), blocks, intType());
+        if (!served) run(*planAlltoall(comm, in.data(), blocks, &intType(), out.data(), blocks, intType()));
+        return bytesOf(out);
+      });
+      const Outcome plan = outcomeOf(p, false, [&](Communicator& comm, bool, bool&) {
+        std::vector<int> in = numbers(comm.rank(), blocks * p), out(static_cast<std::size_t>(blocks * p), -1);
+        run(*planAlltoall(comm, in.data(), blocks, &intType(), out.data(), blocks, intType()));
+        return bytesOf(out);
+      });
+      INFO(p << " ranks, blocks of " << blocks << " ints");
+      CHECK(shm.served == (p == 2 || blocks == count));
+      CHECK(shm.results == plan.results);
     }
   }
 }
