@@ -7,6 +7,7 @@
 #include <random>
 
 #include "transport/errors.h"
+#include "transport/small_copy.h"
 
 namespace zmpi::transport {
 
@@ -103,26 +104,36 @@ void ShmInbox::enterPolling() { layout_->pollers.fetch_add(1, std::memory_order_
 void ShmInbox::leavePolling() { layout_->pollers.fetch_sub(1, std::memory_order_seq_cst); }
 void ShmInbox::clearDoorbell() { layout_->doorbell.store(0, std::memory_order_seq_cst); }
 
+bool ShmInbox::ringHasData(const Ring& ring) const {
+  const uint64_t tail = ring.tail->load(std::memory_order_relaxed);
+  uint8_t* next = ring.data + (tail & (ringBytes_ - 1));
+  return stampAt(next).load(std::memory_order_seq_cst) == layout_->stampOf(tail);
+}
+
 bool ShmInbox::hasData() const {
   for (const Ring& ring : rings_) {
-    const uint64_t tail = ring.tail->load(std::memory_order_relaxed);
-    uint8_t* next = ring.data + (tail & (ringBytes_ - 1));
-    if (stampAt(next).load(std::memory_order_seq_cst) == layout_->stampOf(tail)) return true;
+    if (ringHasData(ring)) return true;
   }
   return false;
 }
 
 std::size_t ShmInbox::drain(FunctionRef<void(int, WireMessage&&)> deliver,
                             FunctionRef<void(int, const CompactMessage&)> deliverCompact) {
-  // Most calls come from a spin and find nothing: looking first makes such a poll a load
-  // per ring, without the try-lock's read-modify-write.
-  if (!hasData() || draining_.test_and_set(std::memory_order_acquire)) return 0;
-  struct Unlock {
+  // Most calls come from a spin and find nothing: looking at each ring first makes such a
+  // poll a load per ring, without the try-lock's read-modify-write, and a ring with nothing
+  // in it costs no call.
+  struct Lock {
     std::atomic_flag& flag;
-    ~Unlock() { flag.clear(std::memory_order_release); }
-  } unlock{draining_};
+    bool held = false;
+    bool take() { return held || (held = !flag.test_and_set(std::memory_order_acquire)); }
+    ~Lock() {
+      if (held) flag.clear(std::memory_order_release);
+    }
+  } lock{draining_};
   std::size_t delivered = 0;
   for (std::size_t s = 0; s < rings_.size(); ++s) {
+    if (!ringHasData(rings_[s])) continue;
+    if (!lock.take()) return 0;  // another thread drains
     delivered += drainRing(static_cast<int>(s), deliver, deliverCompact);
   }
   return delivered;
@@ -281,8 +292,12 @@ bool ShmOutbox::tryWrite(const uint8_t* prefix, std::size_t prefixBytes, const u
     head += padding;
   }
   uint8_t* record = ring + (head & mask);
-  std::memcpy(record + kRecordHeader, prefix, prefixBytes);
-  if (dataBytes) std::memcpy(record + kRecordHeader + prefixBytes, data, dataBytes);
+  if (prefixBytes == kCompactEnvelope) {
+    std::memcpy(record + kRecordHeader, prefix, kCompactEnvelope);  // a constant size: inline
+  } else {
+    std::memcpy(record + kRecordHeader, prefix, prefixBytes);
+  }
+  copySmall(record + kRecordHeader + prefixBytes, data, dataBytes);
   publish(head, static_cast<uint32_t>(bytes), flags, kind);
   head_->store(head + need, std::memory_order_relaxed);  // ours alone: where to write next
   return true;

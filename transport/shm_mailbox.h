@@ -76,6 +76,7 @@ class ShmInbox {
     std::atomic<uint64_t>* tail;
     uint8_t* data;
   };
+  bool ringHasData(const Ring& ring) const;
   std::size_t drainRing(int sender, FunctionRef<void(int, WireMessage&&)> deliver,
                         FunctionRef<void(int, const CompactMessage&)> deliverCompact);
 
