@@ -50,8 +50,16 @@ std::size_t segmentBytes() {
   return static_cast<std::size_t>(bytes);
 }
 
-bool shmAlltoallServes(int ranks, std::size_t blockBytes) {
-  return ranks <= 2 || blockBytes <= kShmAlltoallMaxBlockBytes;
+bool shmLargeServes(ShmLarge collective, int ranks, std::size_t bytes) {
+  if (ranks <= 2) return bytes <= kShmLargeMaxBytesTwoRanks;
+  switch (collective) {
+    case ShmLarge::Allgather:
+      return bytes <= kShmLargeAllgatherMaxBytes;
+    case ShmLarge::Alltoall:
+      return bytes <= kShmLargeAlltoallMaxBytes;
+    default:
+      return true;
+  }
 }
 
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks) {

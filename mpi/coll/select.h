@@ -27,12 +27,21 @@ inline constexpr std::size_t kGatherLinearMinBytes = 64 * 1024;    // all ranks'
 // space. ZMPI_COLL_SEGMENT_BYTES overrides it (0: no pieces).
 inline constexpr std::size_t kSegmentBytes = 256 * 1024;
 
-// Same-host alltoall through the staging rings (shm_large.h) needs every rank in every
-// round; on more than 2 ranks blocks above this go pairwise instead (one partner a step,
-// so pairs progress on their own when ranks outnumber cores). Measured on 4 ranks, 2
-// cores: staging 0.5-1.1x pairwise's time up to 128 KiB blocks, 1.1-1.9x from 256 KiB.
-inline constexpr std::size_t kShmAlltoallMaxBlockBytes = 128 * 1024;
-bool shmAlltoallServes(int ranks, std::size_t blockBytes);
+// Which same-host blocking calls above a slot take the staging rings (shm_large.h) rather
+// than messages, by bytes per operand (allgather, alltoall: per block). Measured on the
+// 2-core VM under load, time per call against the message paths (mpi/coll/README.md):
+//  - 2 ranks (a core each): single-chunk calls (up to kShmLargeMaxBytesTwoRanks) 0.1-1x;
+//    above, the point-to-point pipeline (256 KiB pieces through a 512 KiB ring) took half
+//    the time.
+//  - more ranks (oversubscribed at 4): bcast and allreduce 0.3-0.9x at every size;
+//    allgather 0.6-0.9x up to 512 KiB blocks, 1.1-1.3x above; alltoall, where every round
+//    needs every rank, 0.5-1.1x up to 128 KiB blocks, 1.1-1.9x above (pairwise lets pairs
+//    progress on their own).
+enum class ShmLarge { Bcast, Allreduce, Allgather, Alltoall };
+inline constexpr std::size_t kShmLargeMaxBytesTwoRanks = 128 * 1024;
+inline constexpr std::size_t kShmLargeAllgatherMaxBytes = 512 * 1024;
+inline constexpr std::size_t kShmLargeAlltoallMaxBytes = 128 * 1024;
+bool shmLargeServes(ShmLarge collective, int ranks, std::size_t bytes);
 
 enum class BcastAlgorithm { Binomial, ScatterAllgather };
 enum class AllreduceAlgorithm { RecursiveDoubling, Rabenseifner, Ring };

@@ -55,8 +55,11 @@ ShmArea* areaFor(Communicator& comm, std::size_t bytes) {
   return shmAreaOf(comm);
 }
 
-// The area for a call above a slot, through the staging rings (shm_large.h), or null.
-ShmArea* largeAreaFor(Communicator& comm) { return shmLargeEnabled() ? shmAreaOf(comm) : nullptr; }
+// The area for a call above a slot moving `bytes` per operand (block) through the staging
+// rings (shm_large.h), or null: the sizes select.h gives them.
+ShmArea* largeAreaFor(Communicator& comm, ShmLarge collective, std::size_t bytes) {
+  return shmLargeEnabled() && shmLargeServes(collective, comm.size(), bytes) ? shmAreaOf(comm) : nullptr;
+}
 
 // slot(0) op slot(1) op ... op slot(p-1) of call `seq`, packed, into `result` (which may
 // be the program's buffer: every operand is already in a slot). Right to left, so that
@@ -115,7 +118,7 @@ bool barrierShm(Communicator& comm) {
 bool bcastShm(Communicator& comm, void* buffer, int count, const Datatype& type, int root) {
   const auto n = static_cast<std::size_t>(count);
   if (n * type.size() > ShmArea::kSlotBytes) {
-    ShmArea* large = largeAreaFor(comm);
+    ShmArea* large = largeAreaFor(comm, ShmLarge::Bcast, n * type.size());
     if (large != nullptr) bcastShmLarge(*large, buffer, n, type, root);
     return large != nullptr;
   }
@@ -168,7 +171,8 @@ bool allreduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int co
                   const Op& op) {
   const auto n = static_cast<std::size_t>(count);
   if (n * type.size() > ShmArea::kSlotBytes) {
-    ShmArea* large = type.size() <= ShmArea::chunkBytes() ? largeAreaFor(comm) : nullptr;
+    ShmArea* large =
+        type.size() <= ShmArea::chunkBytes() ? largeAreaFor(comm, ShmLarge::Allreduce, n * type.size()) : nullptr;
     if (large != nullptr) allreduceShmLarge(*large, sendbuf == MPI_IN_PLACE ? nullptr : sendbuf, recvbuf, n, type, op);
     return large != nullptr;
   }
@@ -190,7 +194,7 @@ bool allgatherShm(Communicator& comm, const void* sendbuf, int sendcount, const 
   const auto n = static_cast<std::size_t>(recvcount);
   const bool inPlace = sendbuf == MPI_IN_PLACE;
   if (n * recvtype.size() > ShmArea::kSlotBytes) {
-    ShmArea* large = largeAreaFor(comm);
+    ShmArea* large = largeAreaFor(comm, ShmLarge::Allgather, n * recvtype.size());
     if (large == nullptr) return false;
     if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), n * recvtype.size());
     allgatherShmLarge(*large, inPlace ? nullptr : sendbuf, static_cast<std::size_t>(sendcount), sendtype, recvbuf, n,
@@ -226,7 +230,7 @@ bool alltoallShm(Communicator& comm, const void* sendbuf, int sendcount, const D
   const std::size_t bytes = n * recvtype.size();
   if (bytes * static_cast<std::size_t>(comm.size()) > ShmArea::kSlotBytes) {
     const bool inPlace = sendbuf == MPI_IN_PLACE;
-    ShmArea* large = shmAlltoallServes(comm.size(), bytes) ? largeAreaFor(comm) : nullptr;
+    ShmArea* large = largeAreaFor(comm, ShmLarge::Alltoall, bytes);
     if (large == nullptr) return false;
     if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), bytes);
     alltoallShmLarge(*large, inPlace ? nullptr : sendbuf, static_cast<std::size_t>(sendcount), sendtype, recvbuf, n,

@@ -203,24 +203,29 @@ TEST_CASE("large shm allgather and alltoall match the plans", "[coll][shm]") {
   }
 }
 
-TEST_CASE("large shm alltoall leaves big blocks on more than 2 ranks to the pairwise plan", "[coll][shm]") {
-  const int count = static_cast<int>(kShmAlltoallMaxBlockBytes / sizeof(int));
+TEST_CASE("large shm calls keep the sizes select.h gives the message paths", "[coll][shm]") {
+  CHECK(shmLargeServes(ShmLarge::Bcast, 2, kShmLargeMaxBytesTwoRanks));
+  CHECK_FALSE(shmLargeServes(ShmLarge::Bcast, 2, kShmLargeMaxBytesTwoRanks + 1));
+  CHECK(shmLargeServes(ShmLarge::Bcast, 3, 64 << 20));
+  CHECK(shmLargeServes(ShmLarge::Allreduce, 4, 64 << 20));
+  CHECK(shmLargeServes(ShmLarge::Allgather, 4, kShmLargeAllgatherMaxBytes));
+  CHECK_FALSE(shmLargeServes(ShmLarge::Allgather, 4, kShmLargeAllgatherMaxBytes + 1));
+  // Around the limits: served or declined alike on every rank, the plan's results.
   for (int p : {2, 3}) {
-    for (int blocks : {count, count + 1}) {
-      const Outcome shm = outcomeOf(p, true, [&](Communicator& comm, bool, bool& served) {
-        std::vector<int> in = numbers(comm.rank(), blocks * p), out(static_cast<std::size_t>(blocks * p), -1);
-        served = alltoallShm(comm, in.data(), blocks, &intType(), out.data(), blocks, intType());
-        if (!served) run(*planAlltoall(comm, in.data(), blocks, &intType(), out.data(), blocks, intType()));
-        return bytesOf(out);
-      });
-      const Outcome plan = outcomeOf(p, false, [&](Communicator& comm, bool, bool&) {
-        std::vector<int> in = numbers(comm.rank(), blocks * p), out(static_cast<std::size_t>(blocks * p), -1);
-        run(*planAlltoall(comm, in.data(), blocks, &intType(), out.data(), blocks, intType()));
-        return bytesOf(out);
-      });
-      INFO(p << " ranks, blocks of " << blocks << " ints");
-      CHECK(shm.served == (p == 2 || blocks == count));
-      CHECK(shm.results == plan.results);
+    for (std::size_t limit : {kShmLargeMaxBytesTwoRanks, kShmLargeAlltoallMaxBytes}) {
+      for (int blocks : {static_cast<int>(limit / sizeof(int)), static_cast<int>(limit / sizeof(int)) + 1}) {
+        const auto exchange = [&](Communicator& comm, bool shm, bool& served) {
+          std::vector<int> in = numbers(comm.rank(), blocks * p), out(static_cast<std::size_t>(blocks * p), -1);
+          if (shm) served = alltoallShm(comm, in.data(), blocks, &intType(), out.data(), blocks, intType());
+          if (!shm || !served) run(*planAlltoall(comm, in.data(), blocks, &intType(), out.data(), blocks, intType()));
+          return bytesOf(out);
+        };
+        const Outcome shm = outcomeOf(p, true, exchange);
+        const Outcome plan = outcomeOf(p, false, exchange);
+        INFO(p << " ranks, blocks of " << blocks << " ints");
+        CHECK(shm.served == shmLargeServes(ShmLarge::Alltoall, p, static_cast<std::size_t>(blocks) * sizeof(int)));
+        CHECK(shm.results == plan.results);
+      }
     }
   }
 }
