@@ -283,6 +283,7 @@ bool BulkLink::connected(int peer) {
     }
     p.out.fd = fd;
     p.state = Peer::State::Ready;
+    log::get("transport")->debug("bulk data connection to rank {} at {}:{}", peer, p.host, p.port);
   }
   wakeThread();  // it watches the new connection from now on
   return true;

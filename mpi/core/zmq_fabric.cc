@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "mpi/core/envelope.h"
 #include "mpi/core/environment.h"
@@ -36,6 +38,12 @@ transport::SocketOptions dataSocketOptions(const std::shared_ptr<const transport
 std::size_t ringBytes() { return static_cast<std::size_t>(environmentNumber("ZMPI_SHM_RING_BYTES", 512 * 1024)); }
 
 std::string mailboxName(uint64_t jobHash, int rank) { return transport::jobShmPrefix(jobHash) + std::to_string(rank); }
+
+// The kinds MPI matches, whose order per pair the receiver keeps (deliverInOrder).
+bool matchable(uint16_t kind) {
+  return kind == static_cast<uint16_t>(MessageKind::Eager) || kind == static_cast<uint16_t>(MessageKind::EagerSync) ||
+         kind == static_cast<uint16_t>(MessageKind::Rts);
+}
 
 }  // namespace
 
@@ -122,6 +130,45 @@ void ZmqFabric::setPeers(std::vector<PeerAddress> peers) {
     }
     logger->debug("path to rank {} on host {}: {}", r, peers_[r].host, pathTo(static_cast<int>(r)));
   }
+  // Both ends decide from the same table: a rank has a bulk listener iff it published its port.
+  ordered_.assign(peers_.size(), 0);
+  for (size_t r = 0; r < peers_.size(); ++r) {
+    const bool overZmq = paths_[r] == Path::Tcp || paths_[r] == Path::Ipc;
+    ordered_[r] = bulk_ && overZmq && peers_[r].dataPort != 0 && !peers_[r].dataHost.empty() ? 1 : 0;
+  }
+  sendNumber_ = std::make_unique<std::atomic<uint64_t>[]>(peers_.size());
+  for (size_t r = 0; r < peers_.size(); ++r) sendNumber_[r].store(0);
+  gates_ = std::make_unique<OrderGate[]>(peers_.size());
+}
+
+transport::WireHeader ZmqFabric::numbered(int worldRank, const transport::WireHeader& header) {
+  transport::WireHeader copy = header;
+  if (!ordered(worldRank) || !matchable(header.kind)) return copy;
+  const uint64_t number = sendNumber_[static_cast<size_t>(worldRank)].fetch_add(1, std::memory_order_relaxed) + 1;
+  std::memcpy(copy.envelope.data() + offsetof(Envelope, offset), &number, sizeof number);
+  return copy;
+}
+
+void ZmqFabric::deliverInOrder(int peer, transport::WireMessage&& message) {
+  uint64_t number;
+  std::memcpy(&number, message.header.envelope.data() + offsetof(Envelope, offset), sizeof number);
+  std::memset(message.header.envelope.data() + offsetof(Envelope, offset), 0, sizeof number);  // the engine's field
+  if (number == 0) {
+    deliver_(std::move(message));  // unnumbered: cannot come from a peer of this build
+    return;
+  }
+  const auto outcome = gates_[static_cast<size_t>(peer)].pass(number, std::move(message), deliver_);
+  if (outcome == OrderGate::Outcome::Repeated) {
+    const uint64_t n = implausible_.fetch_add(1) + 1;
+    log::get("mpi")->log(log::rejectLevel(n), "rejected message {} from rank {} ({} so far): a repeated number", number,
+                         peer, n);
+  }
+}
+
+uint64_t ZmqFabric::outOfOrderCount() {
+  uint64_t early = 0;
+  for (size_t r = 0; gates_ && r < peers_.size(); ++r) early += gates_[r].earlyCount();
+  return early;
 }
 
 void ZmqFabric::attachSameHostPeers() {
@@ -255,8 +302,20 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
       case Path::Shm:
         sendShmFrame(worldRank, header, std::move(payload));
         return;
-      default:
-        senderFor(worldRank).send(header, std::move(payload));
+      default: {
+        if (!ordered(worldRank) || !matchable(header.kind)) {
+          senderFor(worldRank).send(header, std::move(payload));
+          return;
+        }
+        const transport::WireHeader withNumber = numbered(worldRank, header);
+        // An Rts takes the bulk connection where there is one: the receiver's bulk I/O
+        // thread matches it and answers with the Cts on its own, without a zmq hop.
+        if (header.kind == static_cast<uint16_t>(MessageKind::Rts) && payload.size() == 0 &&
+            bulk_->send(worldRank, withNumber, nullptr, 0, {})) {
+          return;
+        }
+        senderFor(worldRank).send(withNumber, std::move(payload));
+      }
     }
   } catch (const transport::TransportError& error) {
     failSend(worldRank, error.what());
@@ -287,15 +346,23 @@ void ZmqFabric::startBulk(std::function<void(transport::WireMessage&&)> deliver,
   // Only Data, only naming the rank the connection authenticated as: a frame that claims
   // another sender would let one rank complete another's receive.
   handlers.place = [this](int peer, const transport::WireHeader& header, void*& where) {
-    // Data, and the Cts that lets a sender write it (Engine::reply sends it here when it can).
+    // Data, the Cts that lets a sender write it (Engine::reply sends it here when it can),
+    // and from a numbered peer the Rts (ZmqFabric::send).
     const bool data = header.kind == static_cast<uint16_t>(MessageKind::Data);
     const bool cts = header.kind == static_cast<uint16_t>(MessageKind::Cts) && header.payloadBytes == 0;
-    if ((!data && !cts) || envelopeOf(header).senderWorld != peer) return false;
+    const bool rts =
+        header.kind == static_cast<uint16_t>(MessageKind::Rts) && header.payloadBytes == 0 && ordered(peer);
+    if ((!data && !cts && !rts) || envelopeOf(header).senderWorld != peer) return false;
     where = placement_ ? placement_(header) : nullptr;
     return true;
   };
-  handlers.deliver = [deliver = std::move(deliver)](int, transport::WireMessage&& message) {
-    deliver(std::move(message));
+  deliver_ = std::move(deliver);
+  handlers.deliver = [this](int peer, transport::WireMessage&& message) {
+    if (matchable(message.header.kind)) {
+      deliverInOrder(peer, std::move(message));
+    } else {
+      deliver_(std::move(message));
+    }
   };
   handlers.failed = [this, failed = std::move(failed)](int peer, const std::string& why) {
     const std::string text =
@@ -324,6 +391,13 @@ std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::millisecon
   if (message && message->header.kind == static_cast<uint16_t>(MessageKind::Doorbell)) {
     if (shmInbox_) shmInbox_->clearDoorbell();
     return std::nullopt;  // it only woke us; the data is in the rings
+  }
+  if (message && matchable(message->header.kind)) {
+    const int sender = envelopeOf(message->header).senderWorld;
+    if (ordered(sender)) {
+      deliverInOrder(sender, std::move(*message));
+      return std::nullopt;  // delivered (or waiting for its predecessors)
+    }
   }
   return message;
 }
@@ -384,7 +458,11 @@ bool ZmqFabric::flushQueued() {
 }
 
 void ZmqFabric::close() {
-  if (bulk_) bulk_->stop();  // its thread delivers to the engine: stopped before anything else
+  if (bulk_) {
+    bulk_->stop();  // its thread delivers to the engine: stopped before anything else
+    log::get("mpi")->debug("{} bulk frames sent; {} numbered messages waited for a predecessor", bulk_->framesSent(),
+                           outOfOrderCount());
+  }
   std::lock_guard lock(sendersMutex_);
   for (auto& sender : senders_) {
     if (sender) sender->close();

@@ -7,12 +7,15 @@
 // benchmarking). Messages to self go through an in-memory loopback queue.
 #include <atomic>
 #include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "mpi/core/fabric.h"
+#include "mpi/core/order_gate.h"
 #include "mpi/core/peer_table.h"
 #include "transport/bulk_link.h"
 #include "transport/inbox.h"
@@ -74,10 +77,26 @@ class ZmqFabric : public Fabric {
   uint64_t rejectedCount() const { return inbox_.rejectedCount() + implausible_.load(); }
   // Rendezvous payloads sent over bulk data connections.
   uint64_t bulkFramesSent() const { return bulk_ ? bulk_->framesSent() : 0; }
+  // Numbered messages that arrived before a predecessor (on the other channel) and waited
+  // (logged at debug level when the fabric closes).
+  uint64_t outOfOrderCount();
 
  private:
   enum class Path { Self, Shm, Ipc, Tcp };
+  // The matching order of one sender's messages when they take two channels (zmq and the
+  // bulk connection, which carries Rts too): every Eager, EagerSync and Rts to a peer with
+  // a bulk listener gets the next number of the pair (in the envelope's `offset`, unused
+  // by these kinds), and the receiver hands them to the engine in that order, whichever
+  // thread (progress, bulk I/O) received them.
   Path choosePath(int worldRank) const;
+  // Both ends have bulk listeners and reach each other over tcp or ipc: messages between
+  // them are numbered (the same answer on both ends: from the address table).
+  bool ordered(int worldRank) const { return !ordered_.empty() && ordered_[static_cast<std::size_t>(worldRank)] != 0; }
+  // Numbers a matchable message to an ordered peer; other headers unchanged.
+  transport::WireHeader numbered(int worldRank, const transport::WireHeader& header);
+  // Hands a message from an ordered peer to the engine in its sender's order (a numbered
+  // one may wait for its predecessors, then whoever delivers those delivers it).
+  void deliverInOrder(int peer, transport::WireMessage&& message);
   bool plausible(const transport::WireMessage& message);
   transport::PeerSender& senderFor(int worldRank);
   transport::ShmOutbox& outboxFor(int worldRank);
@@ -117,6 +136,10 @@ class ZmqFabric : public Fabric {
   std::mutex loopbackMutex_;
   std::deque<transport::WireMessage> loopback_;
   std::atomic<uint64_t> implausible_{0};
+  std::vector<char> ordered_;                              // per peer; set in setPeers
+  std::unique_ptr<std::atomic<uint64_t>[]> sendNumber_;    // the last number sent, per peer
+  std::unique_ptr<OrderGate[]> gates_;                     // per sender
+  std::function<void(transport::WireMessage&&)> deliver_;  // the engine's (startBulk)
 };
 
 }  // namespace zmpi::mpi
