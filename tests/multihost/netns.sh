@@ -165,6 +165,17 @@ for program in "$PROGRAMS"/prog_p2p_*  "$PROGRAMS"/prog_coll_*; do
   expect_ok "$name (np $np)"
 done
 
+# The bulk data connections between hosts: ZMPI_TCP_BULK in zmpirun's environment reaches
+# every rank (remote ones through their agent), each rank listens on its host's address, and
+# the rendezvous traffic of p2p_bulk (Rts and payloads, eager messages between them) crosses
+# connections made to ranks on the other hosts; the ranks' debug log says so.
+ZMPI_TCP_BULK=1 ZMPI_LOG_LEVEL=debug zrun bulk -np 3 "${SPREAD[@]}" "$PROGRAMS/prog_p2p_bulk"
+expect_ok bulk
+expect_text bulk err "bulk data connection to rank 1 at ${ZMPI_NETNS_SUBNET:-10.77.0}\.12:"
+expect_text bulk err "bulk data connection to rank 0 at ${ZMPI_NETNS_SUBNET:-10.77.0}\.11:"
+expect_text bulk err "bulk data connection to rank 2 at ${ZMPI_NETNS_SUBNET:-10.77.0}\.13:"
+expect_text bulk err "[1-9][0-9]* bulk frames sent"
+
 # A communicator split by host: ranks dealt in turn, so each host's ranks are not adjacent.
 zrun split -np 6 "${SPREAD[@]}" "$PROGRAMS/multihost_split_by_host"
 expect_ok split
