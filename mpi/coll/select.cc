@@ -51,7 +51,9 @@ std::size_t segmentBytes() {
 }
 
 bool shmLargeServes(ShmLarge collective, int ranks, std::size_t bytes) {
-  if (ranks <= 2) return bytes <= kShmLargeMaxBytesTwoRanks;
+  if (ranks <= 2) {
+    return (collective == ShmLarge::Bcast || collective == ShmLarge::Allreduce) && bytes <= kShmLargeMaxBytesTwoRanks;
+  }
   switch (collective) {
     case ShmLarge::Allgather:
       return bytes <= kShmLargeAllgatherMaxBytes;

@@ -29,14 +29,15 @@ inline constexpr std::size_t kSegmentBytes = 256 * 1024;
 
 // Which same-host blocking calls above a slot take the staging rings (shm_large.h) rather
 // than messages, by bytes per operand (allgather, alltoall: per block). Measured on the
-// 2-core VM under load, time per call against the message paths (mpi/coll/README.md):
-//  - 2 ranks (a core each): single-chunk calls (up to kShmLargeMaxBytesTwoRanks) 0.1-1x;
-//    above, the point-to-point pipeline (256 KiB pieces through a 512 KiB ring) took half
-//    the time.
+// 2-core VM under load, batch means against the message paths (mpi/coll/README.md):
+//  - 2 ranks (a core each): bcast and allreduce in one chunk (up to
+//    kShmLargeMaxBytesTwoRanks) 0.02-0.7x; above, the point-to-point pipeline (256 KiB
+//    pieces through a 512 KiB ring) took up to half the time. Allgather and alltoall, one
+//    eager message each way up to 64 KiB (direct.h), were as fast or faster at every size.
 //  - more ranks (oversubscribed at 4): bcast and allreduce 0.3-0.9x at every size;
-//    allgather 0.6-0.9x up to 512 KiB blocks, 1.1-1.3x above; alltoall, where every round
-//    needs every rank, 0.5-1.1x up to 128 KiB blocks, 1.1-1.9x above (pairwise lets pairs
-//    progress on their own).
+//    allgather 0.35-0.95x up to 512 KiB blocks, about even above; alltoall, where every
+//    round needs every rank, 0.5-1.1x up to 128 KiB blocks, 1.1-1.9x above (pairwise lets
+//    pairs progress on their own).
 enum class ShmLarge { Bcast, Allreduce, Allgather, Alltoall };
 inline constexpr std::size_t kShmLargeMaxBytesTwoRanks = 128 * 1024;
 inline constexpr std::size_t kShmLargeAllgatherMaxBytes = 512 * 1024;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "coll_harness.h"
+#include "mpi/coll/select.h"
 #include "mpi/coll/shm_area.h"
 #include "mpi/coll/shm_collectives.h"
 
@@ -94,7 +95,8 @@ TEST_CASE("shm bcast and reduce match the plans for every root", "[coll][shm]") 
   for (int p : kRankCounts) {
     for (int root = 0; root < p; ++root) {
       for (int count : {1, 33, kSlotInts, kSlotInts + 1}) {
-        const bool fits = count <= kSlotInts || shmLargeEnabled();
+        const bool fits =
+            count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(ShmLarge::Bcast, p, count * sizeof(int)));
         compare("bcast root " + std::to_string(root) + " count " + std::to_string(count), p, fits,
                 [&](Communicator& comm, bool shm, bool& served) {
                   std::vector<int> data = comm.rank() == root ? numbers(root, count) : std::vector<int>(count, -1);
@@ -139,7 +141,8 @@ TEST_CASE("shm allreduce matches the plans, in rank order for non-commutative op
     for (int count : {1, 40, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
         const int m = count == 1 ? 1 : count / 4;
-        const bool fits = count <= kSlotInts || shmLargeEnabled();
+        const bool fits =
+            count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(ShmLarge::Allreduce, p, count * sizeof(int)));
         compare("allreduce count " + std::to_string(count) + (inPlace ? " in place" : ""), p, fits,
                 [&](Communicator& comm, bool shm, bool& served) {
                   std::vector<int> in = numbers(comm.rank(), count), out(static_cast<std::size_t>(count), -1);
@@ -172,7 +175,8 @@ TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
     for (int count : {1, 17, alltoallLimit, alltoallLimit + 1, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
         const std::string how = " count " + std::to_string(count) + (inPlace ? " in place" : "");
-        const bool gathers = count <= kSlotInts || shmLargeEnabled();
+        const auto bytes = static_cast<std::size_t>(count) * sizeof(int);
+        const bool gathers = count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(ShmLarge::Allgather, p, bytes));
         compare("allgather" + how, p, gathers, [&](Communicator& comm, bool shm, bool& served) {
           const int r = comm.rank();
           std::vector<int> in = numbers(r, count), out(static_cast<std::size_t>(count * p), -1);
@@ -183,7 +187,8 @@ TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
           if (!shm || !served) run(*planAllgather(comm, send, count, sendType, out.data(), count, intType()));
           return bytesOf(out);
         });
-        const bool exchanges = count <= alltoallLimit || shmLargeEnabled();
+        const bool exchanges =
+            count <= alltoallLimit || (shmLargeEnabled() && shmLargeServes(ShmLarge::Alltoall, p, bytes));
         compare("alltoall" + how, p, exchanges, [&](Communicator& comm, bool shm, bool& served) {
           std::vector<int> in = numbers(comm.rank(), count * p), out(static_cast<std::size_t>(count * p), -1);
           if (inPlace) out = in;
