@@ -55,8 +55,9 @@ std::atomic_ref<uint64_t> stampAt(uint8_t* record) {
 struct alignas(64) RingControl {
   std::atomic<uint64_t> head;  // bytes ever written: the producer's own write position
   char pad0[56];
-  std::atomic<uint64_t> tail;  // bytes ever consumed (consumer)
-  char pad1[56];
+  std::atomic<uint64_t> tail;    // bytes ever consumed (consumer)
+  std::atomic<uint64_t> credit;  // see ShmInbox::publishCredit (consumer)
+  char pad1[48];
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "shared-memory rings need lock-free atomics");
 }  // namespace
@@ -103,6 +104,9 @@ ShmInbox::~ShmInbox() = default;
 void ShmInbox::enterPolling() { layout_->pollers.fetch_add(1, std::memory_order_seq_cst); }
 void ShmInbox::leavePolling() { layout_->pollers.fetch_sub(1, std::memory_order_seq_cst); }
 void ShmInbox::clearDoorbell() { layout_->doorbell.store(0, std::memory_order_seq_cst); }
+void ShmInbox::publishCredit(int sender, uint64_t value) {
+  layout_->control(sender).credit.store(value, std::memory_order_release);
+}
 
 bool ShmInbox::ringHasData(const Ring& ring) const {
   const uint64_t tail = ring.tail->load(std::memory_order_relaxed);
@@ -262,6 +266,7 @@ ShmOutbox::ShmOutbox(const std::string& receiverName, int senderIndex)
   }
   head_ = &layout_->control(index_).head;
   tail_ = &layout_->control(index_).tail;
+  credit_ = &layout_->control(index_).credit;
   ring_ = layout_->ring(index_);
   knownTail_ = tail_->load(std::memory_order_acquire);
 }
@@ -421,6 +426,8 @@ bool ShmOutbox::flush() {
   }
   return ring;
 }
+
+uint64_t ShmOutbox::credit() const { return credit_->load(std::memory_order_acquire); }
 
 bool ShmOutbox::hasQueued() {
   // The flag changes only under the mutex, by this side; a reader that races a send or a

@@ -60,6 +60,10 @@ class ShmInbox {
   void enterPolling();
   void leavePolling();
   void clearDoorbell();
+  // A count this receiver publishes for one sender, which reads it with
+  // ShmOutbox::credit() when it wants (never on the message path): its meaning is the
+  // caller's (the MPI engine's eager flow control: payload bytes consumed). Starts at 0.
+  void publishCredit(int sender, uint64_t value);
 
  private:
   struct Reassembly {
@@ -110,6 +114,8 @@ class ShmOutbox {
   // Writes queued fragments; returns true if the doorbell should be rung.
   bool flush();
   bool hasQueued();
+  // The receiver's last ShmInbox::publishCredit for us (a load of its cache line).
+  uint64_t credit() const;
 
  private:
   // A message not yet wholly in the ring: its header (until written) and payload bytes
@@ -136,6 +142,7 @@ class ShmOutbox {
   uint64_t ringBytes_ = 0;  // a power of two (checked when opened)
   std::atomic<uint64_t>* head_ = nullptr;
   std::atomic<uint64_t>* tail_ = nullptr;
+  std::atomic<uint64_t>* credit_ = nullptr;
   uint8_t* ring_ = nullptr;
   LightMutex mutex_;
   // The receiver's tail as last read: the ring has at least this much room, so the shared

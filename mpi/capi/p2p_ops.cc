@@ -130,8 +130,7 @@ bool sendEagerNow(Communicator& c, const Datatype& t, const void* buf, int count
   const uint64_t bytes = static_cast<uint64_t>(count) * t.size();
   if (bytes > engine.eagerLimit() || (bytes > 0 && !t.contiguous())) return false;
   const void* data = bytes > 0 ? static_cast<const char*>(buf) + t.trueLb() : buf;
-  engine.sendEagerNow(c.worldRankOf(dest), c.p2pContext(), c.rank(), tag, data, bytes);
-  return true;
+  return engine.sendEagerNow(c.worldRankOf(dest), c.p2pContext(), c.rank(), tag, data, bytes);
 }
 
 }  // namespace

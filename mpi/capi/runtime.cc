@@ -42,6 +42,7 @@ void Runtime::init(int requiredThreadLevel) {
   // concurrent calls from several threads are safe.
   threadLevel_ = std::min(std::max(requiredThreadLevel, static_cast<int>(MPI_THREAD_SINGLE)),
                           static_cast<int>(MPI_THREAD_MULTIPLE));
+  world_->engine().setSendsSerialized(threadLevel_ < MPI_THREAD_MULTIPLE);
   mainThread_ = std::this_thread::get_id();
   state_ = State::Initialized;
   liveWorld.store(world_.get(), std::memory_order_release);

@@ -73,11 +73,19 @@ class Call {
       : comm_(comm), engine_(comm.world().engine()), tagBase_(Channel::tagBase(comm.nextCollectiveSequence())) {}
 
   // Complete on return: every direct message is within the eager limit (fits()), and a
-  // plain eager message needs no request.
+  // plain eager message needs no request -- unless the pair's eager window is used up
+  // (EagerFlow, a rank running ahead of a peer): then it goes by rendezvous, and returns
+  // once the peer's receive has taken it.
   void send(int peer, int step, const void* data, std::size_t bytes) {
     if (bytes == 0) return;  // the plan drops zero-byte transfers (schedule.h)
-    engine_.sendEagerNow(comm_.worldRankOf(peer), comm_.collectiveContext(), comm_.rank(), tagBase_ | step, data,
-                         bytes);
+    if (engine_.sendEagerNow(comm_.worldRankOf(peer), comm_.collectiveContext(), comm_.rank(), tagBase_ | step, data,
+                             bytes)) {
+      return;
+    }
+    Request request(Request::Kind::Send);
+    prepare(request, peer, step, const_cast<void*>(data), bytes);
+    engine_.startSend(request);
+    engine_.wait(request);
   }
 
   void recv(int peer, int step, void* data, std::size_t bytes) {

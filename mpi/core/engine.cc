@@ -58,11 +58,12 @@ class SleeperCount {
 
 }  // namespace
 
-Engine::Engine(int worldRank, uint64_t jobHash, Fabric& fabric)
+Engine::Engine(int worldRank, int worldSize, uint64_t jobHash, Fabric& fabric)
     : worldRank_(worldRank),
       jobHash_(jobHash),
       fabric_(fabric),
       eagerLimit_(static_cast<std::size_t>(environmentNumber("ZMPI_EAGER_LIMIT", 64 * 1024))),
+      flow_(worldRank, worldSize, fabric, environmentNumber("ZMPI_EAGER_WINDOW", -1), eagerLimit_),
       spinTime_(environmentNumber("ZMPI_SPIN_US", 50)),
       polling_(fabric) {
   if (const auto period = Watchdog::configuredPeriod(); period.count() > 0)
@@ -122,7 +123,13 @@ void Engine::startSend(Request& request) {
   // progress thread: everything needed afterwards is read first.
   const int peer = request.peerWorld;
   const bool sync = request.mode == SendMode::Synchronous;
-  const bool eager = bytes <= fabric_.eagerLimit(peer, eagerLimit_);
+  bool eager = bytes <= fabric_.eagerLimit(peer, eagerLimit_);
+  // Within the limit but over the pair's window (EagerFlow): by rendezvous, marked so that
+  // the receiver returns the credit it holds when its receive takes it.
+  if (eager && !flow_.reserve(peer, bytes)) {
+    eager = false;
+    envelope.offset = kStarvedRts;
+  }
   {
     std::lock_guard lock(mutex_);
     throwIfAborted();
@@ -153,11 +160,12 @@ void Engine::startSend(Request& request) {
   }
 }
 
-void Engine::sendEagerNow(int peerWorld, int context, int sourceRank, int tag, const void* data, uint64_t bytes) {
+bool Engine::sendEagerNow(int peerWorld, int context, int sourceRank, int tag, const void* data, uint64_t bytes) {
   if (abortedFlag_.load(std::memory_order_relaxed)) {
     std::lock_guard lock(mutex_);
     throwIfAborted();
   }
+  if (!flow_.reserveOwn(peerWorld, bytes)) return false;
   Envelope envelope;
   envelope.context = context;
   envelope.source = sourceRank;
@@ -167,8 +175,11 @@ void Engine::sendEagerNow(int peerWorld, int context, int sourceRank, int tag, c
   // Usually straight into the peer's ring as one compact record: an eager envelope's ids
   // are zero, so only its first half travels (see Envelope).
   static_assert(offsetof(Envelope, sendId) == transport::kCompactEnvelopeBytes);
-  if (fabric_.trySendCompact(peerWorld, static_cast<uint16_t>(MessageKind::Eager), &envelope, data, bytes)) return;
+  if (fabric_.trySendCompact(peerWorld, static_cast<uint16_t>(MessageKind::Eager), &envelope, data, bytes)) {
+    return true;
+  }
   fabric_.sendBytes(peerWorld, makeHeader(MessageKind::Eager, jobHash_, envelope, bytes), data, bytes);
+  return true;
 }
 
 void Engine::releaseZeroCopy(void*, void* hint) {
@@ -273,6 +284,19 @@ void Engine::reply(MessageKind kind, int toWorld, const Envelope& envelope) {
   fabric_.send(toWorld, header, zmq::message_t());
 }
 
+void Engine::returnCredit(int senderWorld) {
+  uint64_t total = 0;
+  {
+    std::lock_guard match(matchMutex_);
+    total = flow_.publishPending(senderWorld);
+  }
+  if (total == 0) return;  // published in shared memory, or by another thread already
+  Envelope envelope;
+  envelope.senderWorld = worldRank_;
+  envelope.totalBytes = total;
+  fabric_.send(senderWorld, makeHeader(MessageKind::Credit, jobHash_, envelope, 0), zmq::message_t());
+}
+
 // ------------------------------------------------------------------------- receives
 
 void Engine::startRecv(Request& request) {
@@ -282,6 +306,7 @@ void Engine::startRecv(Request& request) {
   }
   request.id = nextId_.fetch_add(1, std::memory_order_relaxed);
   std::unique_ptr<IncomingMessage> message;
+  bool creditDue = false;
   {
     std::lock_guard match(matchMutex_);
     for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
@@ -295,7 +320,9 @@ void Engine::startRecv(Request& request) {
       posted_.push(request);
       return;
     }
+    creditDue = noteConsumed(message->envelope, message->payload.size());
   }
+  if (creditDue) returnCredit(message->envelope.senderWorld);
   deliver(request, *message);
 }
 
@@ -602,13 +629,16 @@ void Engine::probe(int context, int source, int tag, MPI_Status* status) {
   }
 }
 
-std::unique_ptr<IncomingMessage> Engine::takeUnexpected(int context, int source, int tag, MPI_Status* status) {
+std::unique_ptr<IncomingMessage> Engine::takeUnexpected(int context, int source, int tag, MPI_Status* status,
+                                                        bool& creditDue) {
   std::lock_guard match(matchMutex_);
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (probeMatches(context, source, tag, (*it)->envelope)) {
       fillProbeStatus(**it, status);
       auto message = std::move(*it);
       unexpected_.erase(it);
+      // Taken, it is the program's to receive: the sender may send more in its place.
+      creditDue = noteConsumed(message->envelope, message->payload.size());
       return message;
     }
   }
@@ -617,9 +647,15 @@ std::unique_ptr<IncomingMessage> Engine::takeUnexpected(int context, int source,
 
 std::unique_ptr<IncomingMessage> Engine::improbe(int context, int source, int tag, MPI_Status* status) {
   pollOnce();
-  std::lock_guard lock(mutex_);
-  throwIfAborted();
-  return takeUnexpected(context, source, tag, status);
+  bool creditDue = false;
+  std::unique_ptr<IncomingMessage> message;
+  {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+    message = takeUnexpected(context, source, tag, status, creditDue);
+  }
+  if (creditDue) returnCredit(message->envelope.senderWorld);
+  return message;
 }
 
 std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag, MPI_Status* status) {
@@ -629,7 +665,12 @@ std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag
   std::unique_lock lock(mutex_);
   for (;;) {
     throwIfAborted();
-    if (auto message = takeUnexpected(context, source, tag, status)) return message;
+    bool creditDue = false;
+    if (auto message = takeUnexpected(context, source, tag, status, creditDue)) {
+      lock.unlock();
+      if (creditDue) returnCredit(message->envelope.senderWorld);
+      return message;
+    }
     progress_.wait(lock);
   }
 }
@@ -637,6 +678,13 @@ std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag
 std::size_t Engine::unexpectedCount() {
   std::lock_guard match(matchMutex_);
   return unexpected_.size();
+}
+
+uint64_t Engine::unexpectedBytes() {
+  std::lock_guard match(matchMutex_);
+  uint64_t bytes = 0;
+  for (const auto& message : unexpected_) bytes += message->payload.size();
+  return bytes;
 }
 
 // ------------------------------------------------------------------ incoming traffic
@@ -674,12 +722,19 @@ void Engine::arrive(MessageKind kind, const Envelope& envelope, const void* payl
   // Matched: delivered from where it lies. Only a message nobody waits for yet needs a home
   // of its own (and a payload lent by the fabric is copied for it).
   Request* request = nullptr;
+  bool creditDue = false;
   {
     std::lock_guard match(matchMutex_);
     request = posted_.takeFirst([&](const Request& posted) { return matches(posted, envelope); });
-    if (!request) unexpected_.push_back(std::make_unique<IncomingMessage>(IncomingMessage{kind, envelope, keep()}));
+    if (request) {
+      creditDue = noteConsumed(envelope, bytes);  // an Rts has no payload
+    } else {
+      unexpected_.push_back(std::make_unique<IncomingMessage>(IncomingMessage{kind, envelope, keep()}));
+    }
   }
   if (request) {
+    if (creditDue) [[unlikely]]
+      returnCredit(envelope.senderWorld);
     deliver(*request, kind, envelope, payload, bytes);
     return;
   }
@@ -712,6 +767,9 @@ void Engine::onMessage(transport::WireMessage&& wire) {
   switch (kind) {
     case MessageKind::Doorbell:
       return;  // a wake-up only; the fabric normally swallows it
+    case MessageKind::Credit:
+      flow_.granted(envelope.senderWorld, envelope.totalBytes);
+      return;
     case MessageKind::Eager:
     case MessageKind::EagerSync:
     case MessageKind::Rts:

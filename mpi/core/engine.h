@@ -16,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "mpi/core/eager_flow.h"
 #include "mpi/core/envelope.h"
 #include "mpi/core/fabric.h"
 #include "mpi/core/poll_registration.h"
@@ -36,7 +37,7 @@ struct IncomingMessage {
 
 class Engine {
  public:
-  Engine(int worldRank, uint64_t jobHash, Fabric& fabric);
+  Engine(int worldRank, int worldSize, uint64_t jobHash, Fabric& fabric);
   ~Engine();
 
   // --- user side -------------------------------------------------------------------
@@ -44,8 +45,11 @@ class Engine {
   void startSend(Request& request);
   // A standard-mode send of contiguous bytes within eagerLimit(), complete when it returns
   // (the fabric has taken them): MPI_Send's common case without a request, a lock or an
-  // id -- a plain eager message gets no reply, so nothing needs to find it again.
-  void sendEagerNow(int peerWorld, int context, int sourceRank, int tag, const void* data, uint64_t bytes);
+  // id -- a plain eager message gets no reply, so nothing needs to find it again. False,
+  // with nothing sent, when the pair's eager window is used up (EagerFlow): then send it
+  // with a request (startSend), which takes the rendezvous protocol.
+  [[nodiscard]] bool sendEagerNow(int peerWorld, int context, int sourceRank, int tag, const void* data,
+                                  uint64_t bytes);
   void startRecv(Request& request);
   // Receives a message removed by improbe/mprobe.
   void startMatchedRecv(Request& request, std::unique_ptr<IncomingMessage> message);
@@ -98,6 +102,14 @@ class Engine {
   void setSpinPolicy(bool yieldWhenIdle, bool bound);
   unsigned pollsPerYield() const { return pollsPerYield_; }
   std::size_t unexpectedCount();
+  // The eager payload bytes queued unexpected (tests of the flow control).
+  uint64_t unexpectedBytes();
+  // How many eager payload bytes to or from `peerWorld` may be unconsumed at a time
+  // (EagerFlow; EagerFlow::kUnlimited: no bound).
+  uint64_t eagerWindow(int peerWorld) const { return flow_.window(peerWorld); }
+  // Whether the program's threads call sendEagerNow one at a time (below
+  // MPI_THREAD_MULTIPLE): then its flow-control count needs no atomic add. Default false.
+  void setSendsSerialized(bool serialized) { flow_.setSerialized(serialized); }
   // The user threads' poller registration: while one spins in wait()/waitUntil() the
   // progress thread leaves the shared-memory rings alone, and it drops a registration
   // left lingering after the spin.
@@ -145,10 +157,23 @@ class Engine {
   // A Data message for `request` arrived: stores it, and completes the receive with its last byte.
   void receiveData(Request& request, transport::WireMessage& wire, const Envelope& envelope);
   void reply(MessageKind kind, int toWorld, const Envelope& envelope);
+  // For the eager flow control, with matchMutex_ held: counts a message a receive took
+  // (from the wire or the unexpected queue; an Rts has no payload). True when its sender
+  // is due credit now (a quarter window consumed, or a starved Rts taken): then call
+  // returnCredit, after the lock -- kept out of the lock's scope, which stays one branch
+  // longer on the message path.
+  bool noteConsumed(const Envelope& envelope, uint64_t payloadBytes) {
+    return flow_.consumed(envelope.senderWorld, payloadBytes) || envelope.offset == kStarvedRts;
+  }
+  // Publishes what `senderWorld` is owed (takes matchMutex_; sends a Credit message where
+  // the path has no shared counter). Never with mutex_ held.
+  void returnCredit(int senderWorld);
   void fillProbeStatus(const IncomingMessage& message, MPI_Status* status);
   // Removes and returns the first queued message probe arguments match, or null; takes
   // matchMutex_ (the caller holds mutex_, so an arrival's notification is not missed).
-  std::unique_ptr<IncomingMessage> takeUnexpected(int context, int source, int tag, MPI_Status* status);
+  // `creditDue`: what noteConsumed said (the caller returns it once it let go of mutex_).
+  std::unique_ptr<IncomingMessage> takeUnexpected(int context, int source, int tag, MPI_Status* status,
+                                                  bool& creditDue);
   void throwIfAborted();
   // The first queued message probe arguments match, or null; the caller holds matchMutex_.
   const IncomingMessage* findUnexpected(int context, int source, int tag) const;
@@ -165,6 +190,7 @@ class Engine {
   uint64_t jobHash_;
   Fabric& fabric_;
   std::size_t eagerLimit_;
+  EagerFlow flow_;
   std::chrono::microseconds spinTime_;
   // Empty polls between yields: 1 with more ranks on this host than CPUs or a peer
   // reached over zmq (a peer, or our own progress and zmq I/O threads, may need this

@@ -8,8 +8,11 @@
 //   Data       the large payload, addressed to the receive request named in the Cts; in
 //              pieces, each with its offset, if the Cts allows it and the path asks for it
 //   SyncAck    completes a synchronous send
-// Large messages move only once the receiver has a buffer for them, so a flooding sender
-// cannot build an unbounded backlog in the receiver's memory.
+//   Credit     eager flow control (eager_flow.h): totalBytes is how many eager payload
+//              bytes from the addressee its sender (senderWorld) has consumed so far
+// Large messages move only once the receiver has a buffer for them, and eager ones only
+// within the pair's window (eager_flow.h), so a flooding sender cannot build an unbounded
+// backlog in the receiver's memory.
 #include <cstdint>
 #include <cstring>
 
@@ -18,7 +21,16 @@
 namespace zmpi::mpi {
 
 // Doorbell carries nothing: it only wakes a receiver whose shared-memory rings got data.
-enum class MessageKind : uint16_t { Eager = 1, EagerSync = 2, Rts = 3, Cts = 4, Data = 5, SyncAck = 6, Doorbell = 7 };
+enum class MessageKind : uint16_t {
+  Eager = 1,
+  EagerSync = 2,
+  Rts = 3,
+  Cts = 4,
+  Data = 5,
+  SyncAck = 6,
+  Doorbell = 7,
+  Credit = 8
+};
 
 // The ids come last: an Eager message carries none, so the second half of its envelope is
 // zero and the same-host ring writes it in compact form (one cache line for a small
@@ -33,9 +45,12 @@ struct Envelope {
   uint64_t recvId = 0;
   // Data: where this piece of the message starts. Cts: nonzero if the receiver takes the
   // data in pieces (its buffer is contiguous, so each piece is copied where it belongs).
+  // Rts: kStarvedRts if the message is within the eager limit and goes by rendezvous only
+  // for want of eager credit (the receiver then returns what credit it holds at once).
   uint64_t offset = 0;
 };
 static_assert(sizeof(Envelope) <= transport::kEnvelopeBytes);
+inline constexpr uint64_t kStarvedRts = 1;
 
 inline transport::WireHeader makeHeader(MessageKind kind, uint64_t jobHash, const Envelope& envelope,
                                         uint64_t payloadBytes) {

@@ -87,6 +87,15 @@ class Fabric {
   // before any traffic.
   using Placement = std::function<void*(const transport::WireHeader& header)>;
   virtual void setPlacement(const Placement& placement) {}
+
+  // --- eager flow control (mpi/core/eager_flow.h) ---
+  // Receiver: makes `total`, the eager payload bytes ever consumed from `worldRank`, visible
+  // to it where the path to it shares memory, and returns true; false: the caller sends a
+  // Credit message instead.
+  virtual bool publishConsumed(int worldRank, uint64_t total) { return false; }
+  // Sender: the latest total `worldRank` published through shared memory, and true; false
+  // where its credit comes in Credit messages.
+  virtual bool peerConsumed(int worldRank, uint64_t& total) { return false; }
 };
 
 }  // namespace zmpi::mpi

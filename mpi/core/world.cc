@@ -88,7 +88,7 @@ World::World(const WorldConfig& config)
   } else {
     exchangeAddresses(WorldConfig(config));
   }
-  engine_ = std::make_unique<Engine>(rank_, jobHash_, *fabric_);
+  engine_ = std::make_unique<Engine>(rank_, size_, jobHash_, *fabric_);
   const auto sameHost = std::count(hosts_.begin(), hosts_.end(), hosts_[static_cast<size_t>(rank_)]);
   // Also when some peer is reached over zmq: its messages need zmq's I/O thread and our
   // progress thread, and a thread spinning without yielding on one of 2 cores starves them

@@ -442,6 +442,20 @@ void ZmqFabric::setPlacement(const Placement& placement) {
 
 bool ZmqFabric::hasFastData() { return shmInbox_ && shmInbox_->hasData(); }
 
+bool ZmqFabric::publishConsumed(int worldRank, uint64_t total) {
+  if (paths_.at(static_cast<size_t>(worldRank)) != Path::Shm || !shmInbox_) return false;
+  shmInbox_->publishCredit(worldRank, total);
+  return true;
+}
+
+bool ZmqFabric::peerConsumed(int worldRank, uint64_t& total) {
+  if (paths_.at(static_cast<size_t>(worldRank)) != Path::Shm) return false;
+  // No outbox yet: nothing went through the ring, so nothing was consumed.
+  const transport::ShmOutbox* outbox = readyOutboxes_[static_cast<size_t>(worldRank)].load(std::memory_order_acquire);
+  total = outbox ? outbox->credit() : 0;
+  return true;
+}
+
 bool ZmqFabric::flushQueued() {
   bool stillQueued = false;
   for (size_t r = 0; r < outboxes_.size(); ++r) {

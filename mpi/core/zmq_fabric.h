@@ -71,6 +71,9 @@ class ZmqFabric : public Fabric {
   bool hasFastData() override;
   bool flushQueued() override;
   void setPlacement(const Placement& placement) override;
+  // Same-host peers: through the credit counters of the shared-memory rings.
+  bool publishConsumed(int worldRank, uint64_t total) override;
+  bool peerConsumed(int worldRank, uint64_t& total) override;
 
   // Messages dropped: malformed or for another job (the inbox), or naming a sender that
   // is not a rank of this world.
