@@ -161,6 +161,22 @@ TEST_CASE("the doorbell is rung once when nobody polls, never while someone does
   CHECK(count == 5);
 }
 
+TEST_CASE("each sender reads the credit its receiver published for it, and only that", "[shm]") {
+  ShmInbox inbox(uniqueName("credit"), 3, 64 * 1024, kJob);
+  ShmOutbox first(inbox.name(), 1);
+  ShmOutbox second(inbox.name(), 2);
+  CHECK(first.credit() == 0);  // a fresh segment: nothing published yet
+  inbox.publishCredit(1, 12345);
+  CHECK(first.credit() == 12345);
+  CHECK(second.credit() == 0);
+  inbox.publishCredit(2, 7);
+  inbox.publishCredit(1, 1ull << 40);
+  CHECK(first.credit() == 1ull << 40);
+  CHECK(second.credit() == 7);
+  // The rings are untouched by it.
+  CHECK_FALSE(inbox.hasData());
+}
+
 TEST_CASE("an idle receiver learns of data only through the doorbell, after the data is readable", "[shm]") {
   // Region-event rule 6: the receiver idles (no poller); the sender writes and rings at
   // once; when the ring call comes, the message must already be there to read.
