@@ -128,7 +128,7 @@ void Engine::startSend(Request& request) {
   // the receiver returns the credit it holds when its receive takes it.
   if (eager && !flow_.reserve(peer, bytes)) {
     eager = false;
-    envelope.offset = kStarvedRts;
+    envelope.recvId = kStarvedRts;
   }
   {
     std::lock_guard lock(mutex_);

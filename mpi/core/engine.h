@@ -163,7 +163,7 @@ class Engine {
   // returnCredit, after the lock -- kept out of the lock's scope, which stays one branch
   // longer on the message path.
   bool noteConsumed(const Envelope& envelope, uint64_t payloadBytes) {
-    return flow_.consumed(envelope.senderWorld, payloadBytes) || envelope.offset == kStarvedRts;
+    return flow_.consumed(envelope.senderWorld, payloadBytes) || envelope.recvId == kStarvedRts;
   }
   // Publishes what `senderWorld` is owed (takes matchMutex_; sends a Credit message where
   // the path has no shared counter). Never with mutex_ held.

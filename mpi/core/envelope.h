@@ -42,11 +42,13 @@ struct Envelope {
   int32_t senderWorld = 0;  // where replies (Cts, SyncAck) go
   uint64_t totalBytes = 0;
   uint64_t sendId = 0;  // set only when a reply must name the send (Rts, EagerSync)
+  // Cts, Data: the receive. Rts: kStarvedRts if the message is within the eager limit and
+  // goes by rendezvous only for want of eager credit (the receiver then returns what credit
+  // it holds at once; eager_flow.h).
   uint64_t recvId = 0;
   // Data: where this piece of the message starts. Cts: nonzero if the receiver takes the
   // data in pieces (its buffer is contiguous, so each piece is copied where it belongs).
-  // Rts: kStarvedRts if the message is within the eager limit and goes by rendezvous only
-  // for want of eager credit (the receiver then returns what credit it holds at once).
+  // (Between ordered tcp peers the fabric carries its message numbers here: ZmqFabric.)
   uint64_t offset = 0;
 };
 static_assert(sizeof(Envelope) <= transport::kEnvelopeBytes);

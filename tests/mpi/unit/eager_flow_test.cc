@@ -38,7 +38,7 @@ std::size_t countKind(const std::vector<SentRecord>& records, int from, int to, 
 std::size_t starvedRts(const std::vector<SentRecord>& records) {
   std::size_t n = 0;
   for (const auto& r : records) {
-    n += r.kind == MessageKind::Rts && r.envelope.totalBytes <= kLimit && r.envelope.offset != 0;
+    n += r.kind == MessageKind::Rts && r.envelope.totalBytes <= kLimit && r.envelope.recvId == kStarvedRts;
   }
   return n;
 }
