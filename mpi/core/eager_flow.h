@@ -40,7 +40,7 @@ class EagerFlow {
   // `eagerLimit` is the engine's (ZMPI_EAGER_LIMIT) limit.
   EagerFlow(int worldRank, int worldSize, Fabric& fabric, long long window, std::size_t eagerLimit);
 
-  static constexpr uint64_t kWindowPerEagerLimit = 16;  // 1 MiB over shared memory (measured: see README)
+  static constexpr uint64_t kWindowPerEagerLimit = 16;  // 1 MiB over shared memory (why: mpi/README.md)
   static constexpr uint64_t kUnlimited = std::numeric_limits<uint64_t>::max();
 
   // --- sender ---------------------------------------------------------------------
