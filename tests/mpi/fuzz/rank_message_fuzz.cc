@@ -78,7 +78,7 @@ void enginePath(Reader in) {
   Buffers buffers;  // outlives the engine, which points at the requests
   {
     MockFabric fabric(network, 0);
-    Engine engine(0, job, fabric);
+    Engine engine(0, kWorld, job, fabric);
     uint8_t op;
     while (in.byte(&op)) {
       switch (op % 4) {
