@@ -370,6 +370,9 @@ void Engine::deliver(Request& request, IncomingMessage& message) {
 void Engine::deliver(Request& request, MessageKind kind, const Envelope& envelope, const void* payload,
                      uint64_t bytes) {
   if (kind == MessageKind::Rts) {
+    // Sent so for want of eager credit: its sender gets what we hold back at once (no lock
+    // is held here), rather than at the next quarter window.
+    if (envelope.recvId == kStarvedRts) returnCredit(envelope.senderWorld);
     request.peerWorld = envelope.senderWorld;  // the data must come from there
     setStatus(request.status, envelope.source, envelope.tag, 0, MPI_SUCCESS);
     request.status._ucount = envelope.totalBytes;  // until the data arrives: the size to expect

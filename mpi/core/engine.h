@@ -159,11 +159,11 @@ class Engine {
   void reply(MessageKind kind, int toWorld, const Envelope& envelope);
   // For the eager flow control, with matchMutex_ held: counts a message a receive took
   // (from the wire or the unexpected queue; an Rts has no payload). True when its sender
-  // is due credit now (a quarter window consumed, or a starved Rts taken): then call
-  // returnCredit, after the lock -- kept out of the lock's scope, which stays one branch
-  // longer on the message path.
+  // is due credit now (a quarter window consumed): then call returnCredit, after the lock
+  // -- kept out of the lock's scope, which stays one branch longer on the message path. (A
+  // starved Rts returns credit when it is delivered: deliver().)
   bool noteConsumed(const Envelope& envelope, uint64_t payloadBytes) {
-    return flow_.consumed(envelope.senderWorld, payloadBytes) || envelope.recvId == kStarvedRts;
+    return flow_.consumed(envelope.senderWorld, payloadBytes);
   }
   // Publishes what `senderWorld` is owed (takes matchMutex_; sends a Credit message where
   // the path has no shared counter). Never with mutex_ held.
