@@ -60,11 +60,10 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
   }
   // Only with the job's key (an unauthenticated job gets no unauthenticated side door), and
-  // not when the job asked for encryption: the bulk path sends plaintext. Off unless asked
-  // for (ZMPI_TCP_BULK=1): on the 2-vCPU loopback it measured 0.75-0.9x the zmq pieces it
-  // replaces at 1-4 MiB (bench/CURVE.md, 2026-12-01), the wake-ups of its I/O thread
-  // costing more than the copy it saves.
-  if (size_ > 1 && linkKeys_ && !linkKeys_->encrypt && environmentNumber("ZMPI_TCP_BULK", 0) != 0) {
+  // not when the job asked for encryption: the bulk path sends plaintext. On unless
+  // ZMPI_TCP_BULK=0: with the Rts on it, it measured ahead of the zmq pieces at 1-4 MiB in
+  // the same minutes (bench/CURVE.md, 2026-12-01 12:0x).
+  if (size_ > 1 && linkKeys_ && !linkKeys_->encrypt && environmentNumber("ZMPI_TCP_BULK", 1) != 0) {
     try {
       bulk_ = std::make_unique<transport::BulkLink>(jobHash_, rank_, size_, linkKeys_->bulkKey);
     } catch (const transport::TransportError& error) {

@@ -55,7 +55,7 @@ class ZmqFabric : public Fabric {
   // Some peer is reached over tcp or ipc (known once setPeers ran).
   bool hasThreadedPeers() const override;
   // Over tcp and ipc, when the job's links are authenticated but not encrypted (encrypted
-  // jobs keep their data on CURVE) and ZMPI_TCP_BULK=1 (default 0): a BulkLink connection.
+  // jobs keep their data on CURVE), unless ZMPI_TCP_BULK=0: a BulkLink connection.
   bool sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
                 std::function<void()> done) override;
   bool prepareBulk(int worldRank) override;

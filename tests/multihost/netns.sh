@@ -165,11 +165,21 @@ for program in "$PROGRAMS"/prog_p2p_*  "$PROGRAMS"/prog_coll_*; do
   expect_ok "$name (np $np)"
 done
 
-# The bulk data connections between hosts: ZMPI_TCP_BULK in zmpirun's environment reaches
-# every rank (remote ones through their agent), each rank listens on its host's address, and
-# the rendezvous traffic of p2p_bulk (Rts and payloads, eager messages between them) crosses
-# connections made to ranks on the other hosts; the ranks' debug log says so.
-ZMPI_TCP_BULK=1 ZMPI_LOG_LEVEL=debug zrun bulk -np 3 "${SPREAD[@]}" "$PROGRAMS/prog_p2p_bulk"
+# The bulk data connections between hosts (on by default): each rank listens on its host's
+# address, and the rendezvous traffic of p2p_bulk (Rts and payloads, eager messages between
+# them) crosses connections made to ranks on the other hosts; the ranks' debug log says so.
+# ZMPI_TCP_BULK in zmpirun's environment reaches every rank (remote ones through their
+# agent): with 0 none makes a connection, and the same program passes over zmq alone.
+ZMPI_TCP_BULK=0 ZMPI_LOG_LEVEL=debug zrun nobulk -np 3 "${SPREAD[@]}" "$PROGRAMS/prog_p2p_bulk"
+expect_ok nobulk
+expect_text nobulk err "path to rank 2 on host node3: tcp"  # the remote ranks' debug log is here
+if grep -q "bulk data connection to rank" "$WORK/nobulk.err"; then
+  fail "nobulk: a rank made a bulk data connection with ZMPI_TCP_BULK=0"
+  show nobulk
+else
+  pass "nobulk: ZMPI_TCP_BULK=0 reached every rank (no bulk data connection)"
+fi
+ZMPI_LOG_LEVEL=debug zrun bulk -np 3 "${SPREAD[@]}" "$PROGRAMS/prog_p2p_bulk"
 expect_ok bulk
 expect_text bulk err "bulk data connection to rank 1 at ${ZMPI_NETNS_SUBNET:-10.77.0}\.12:"
 expect_text bulk err "bulk data connection to rank 0 at ${ZMPI_NETNS_SUBNET:-10.77.0}\.11:"

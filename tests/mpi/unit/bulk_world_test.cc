@@ -1,7 +1,7 @@
 // Which jobs send rendezvous payloads over bulk data connections (ZmqFabric::sendBulk):
-// authenticated jobs over tcp with ZMPI_TCP_BULK=1 do; encrypted jobs (the bulk path is
-// plaintext), jobs without a secret (no unauthenticated side door) and the default
-// (ZMPI_TCP_BULK unset or 0) keep them on zmq.
+// authenticated jobs over tcp do (by default, and with ZMPI_TCP_BULK=1); encrypted jobs (the
+// bulk path is plaintext), jobs without a secret (no unauthenticated side door) and
+// ZMPI_TCP_BULK=0 keep them on zmq.
 // The bytes arrive intact either way. Ranks are threads of this process.
 #include <catch2/catch.hpp>
 #include <optional>
@@ -134,8 +134,10 @@ struct ForcedTcp {
 
 }  // namespace
 
-TEST_CASE("an authenticated job asked to sends rendezvous payloads over bulk data connections", "[world][bulk]") {
+TEST_CASE("an authenticated job sends rendezvous payloads over bulk data connections", "[world][bulk]") {
   ForcedTcp tcp;
+  SECTION("asked to") {}
+  SECTION("by default") { ::unsetenv("ZMPI_TCP_BULK"); }
   const auto frames = exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false));
   // Each rank: 2 payloads, and the Cts of its 2 receives unless one went over zmq.
   CHECK(frames[0] >= 2);
@@ -150,10 +152,10 @@ TEST_CASE("rendezvous on the bulk connection and eager messages on zmq keep MPI'
   CHECK(frames[0] >= 2 * kRounds);
 }
 
-TEST_CASE("by default, or for an encrypted job or one without a secret, they stay on zmq", "[world][bulk]") {
+TEST_CASE("with ZMPI_TCP_BULK=0, or for an encrypted job or one without a secret, they stay on zmq", "[world][bulk]") {
   ForcedTcp tcp;
-  SECTION("by default") {
-    ::unsetenv("ZMPI_TCP_BULK");
+  SECTION("ZMPI_TCP_BULK=0") {
+    ::setenv("ZMPI_TCP_BULK", "0", 1);
     CHECK(exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false)) ==
           std::vector<uint64_t>{0, 0});
   }
