@@ -504,10 +504,11 @@ bool Engine::spinUntil(transport::FunctionRef<bool()> ready) {
   return ready();
 }
 
-void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound) {
+void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers) {
   const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
   if (forced >= 0) yieldWhenIdle = forced != 0;
   pollsPerYield_ = yieldWhenIdle ? 1 : bound ? kPollsPerYieldBound : kPollsPerYieldUnbound;
+  if (!fastPeers && environmentNumber("ZMPI_SPIN_US", -1) < 0) spinTime_ = std::chrono::microseconds(0);
 }
 
 void Engine::prepareToBlock() {

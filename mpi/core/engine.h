@@ -94,12 +94,19 @@ class Engine {
 
   // ZMPI_EAGER_LIMIT; the fabric may raise it per peer (Fabric::eagerLimit).
   std::size_t eagerLimit() const { return eagerLimit_; }
-  // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us).
+  // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us; 0 by
+  // default for a rank without same-host peers, see setSpinPolicy).
   std::chrono::microseconds spinTime() const { return spinTime_; }
   // How often a spin yields the CPU (see pollsPerYield_): after every empty poll if
   // `yieldWhenIdle` (the host has more ranks than CPUs, or a peer is reached over zmq;
   // ZMPI_YIELD_WHEN_IDLE=0/1 overrides), else by whether this rank is bound to its CPUs.
-  void setSpinPolicy(bool yieldWhenIdle, bool bound);
+  // Without `fastPeers` (no peer on the same-host path) nothing is gained by polling: every
+  // message comes through zmq's I/O thread and the progress thread, and a spin that yields
+  // gives its CPU away for a whole time slice whenever another process wants it -- a
+  // forced-tcp 8 B ping-pong beside a 2-job build took 2 ms a message spinning, 38 us
+  // blocking at once. Then the spin is 0 unless ZMPI_SPIN_US names one. Call before the
+  // progress thread starts.
+  void setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers = true);
   unsigned pollsPerYield() const { return pollsPerYield_; }
   std::size_t unexpectedCount();
   // The eager payload bytes queued unexpected (tests of the flow control).

@@ -43,6 +43,9 @@ class Fabric {
   // then the progress thread) rather than through pollFast() on the waiting thread itself:
   // then a spinning thread must leave them the CPU.
   virtual bool hasThreadedPeers() const { return false; }
+  // Whether some peer is reached through the same-host fast path (pollFast): only then does
+  // a waiting thread gain by polling before it blocks.
+  virtual bool hasFastPeers() const { return false; }
   // Sends a rendezvous payload (the Data message `header` announces) over a plain data
   // connection, straight from `data`, which must stay valid until `done` runs (on this
   // thread or the fabric's I/O thread, once the last byte is with the kernel). False, with

@@ -93,7 +93,8 @@ World::World(const WorldConfig& config)
   // Also when some peer is reached over zmq: its messages need zmq's I/O thread and our
   // progress thread, and a thread spinning without yielding on one of 2 cores starves them
   // (forced-tcp 8 B ping-pong 37 -> 88 us; raw zmq 21 us).
-  engine_->setSpinPolicy(!mock_ && (sameHost > cpusAllowedAtStart() || fabric_->hasThreadedPeers()), boundToCpus());
+  engine_->setSpinPolicy(!mock_ && (sameHost > cpusAllowedAtStart() || fabric_->hasThreadedPeers()), boundToCpus(),
+                         mock_ || fabric_->hasFastPeers());
 
   std::vector<int> all(static_cast<size_t>(size_));
   for (int r = 0; r < size_; ++r) all[static_cast<size_t>(r)] = r;

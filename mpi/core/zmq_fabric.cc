@@ -376,6 +376,10 @@ bool ZmqFabric::hasThreadedPeers() const {
   return std::any_of(paths_.begin(), paths_.end(), [](Path path) { return path == Path::Tcp || path == Path::Ipc; });
 }
 
+bool ZmqFabric::hasFastPeers() const {
+  return std::any_of(paths_.begin(), paths_.end(), [](Path path) { return path == Path::Shm; });
+}
+
 std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::milliseconds timeout) {
   {
     std::lock_guard lock(loopbackMutex_);

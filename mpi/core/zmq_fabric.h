@@ -54,6 +54,7 @@ class ZmqFabric : public Fabric {
   std::size_t dataPieceBytes(int worldRank) const override;
   // Some peer is reached over tcp or ipc (known once setPeers ran).
   bool hasThreadedPeers() const override;
+  bool hasFastPeers() const override;
   // Over tcp and ipc, when the job's links are authenticated but not encrypted (encrypted
   // jobs keep their data on CURVE), unless ZMPI_TCP_BULK=0: a BulkLink connection.
   bool sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,

@@ -68,6 +68,21 @@ TEST_CASE("a spin yields after every poll when oversubscribed; ZMPI_YIELD_WHEN_I
   });
 }
 
+TEST_CASE("a rank without same-host peers does not spin, unless ZMPI_SPIN_US names a spin", "[engine][mock]") {
+  runMockWorlds(1, [](World& world) {
+    Engine& engine = world.engine();
+    CHECK(engine.spinTime() == std::chrono::microseconds(50));  // the default, with fast peers
+    ::setenv("ZMPI_SPIN_US", "70", 1);
+    engine.setSpinPolicy(false, true, false);
+    CHECK(engine.spinTime() == std::chrono::microseconds(50));  // named: kept (read at start-up)
+    ::unsetenv("ZMPI_SPIN_US");
+    engine.setSpinPolicy(false, true, true);
+    CHECK(engine.spinTime() == std::chrono::microseconds(50));
+    engine.setSpinPolicy(false, true, false);
+    CHECK(engine.spinTime().count() == 0);
+  });
+}
+
 TEST_CASE("a large send waits for the receiver: Rts, Cts, then Data", "[engine][mock]") {
   const size_t bytes = 1 << 20;  // far above the eager limit
   auto network = runMockWorlds(2, [&](World& world) {
