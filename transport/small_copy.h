@@ -10,6 +10,7 @@
 namespace zmpi::transport {
 
 inline void copySmall(void* destination, const void* source, std::size_t bytes) {
+  if (bytes == 0) return;  // an empty payload may come with a null pointer
   auto* to = static_cast<uint8_t*>(destination);
   const auto* from = static_cast<const uint8_t*>(source);
   if (bytes >= 8 && bytes <= 16) {
@@ -24,7 +25,7 @@ inline void copySmall(void* destination, const void* source, std::size_t bytes) 
     std::memcpy(&tail, from + bytes - 4, 4);
     std::memcpy(to, &head, 4);
     std::memcpy(to + bytes - 4, &tail, 4);
-  } else if (bytes > 0 && bytes < 4) {
+  } else if (bytes < 4) {
     const uint8_t first = from[0], middle = from[bytes / 2], last = from[bytes - 1];
     to[0] = first;
     to[bytes / 2] = middle;
