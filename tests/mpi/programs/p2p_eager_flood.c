@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "peak_memory.h"
 
 #define MESSAGES 2048
 #define BYTES (32 * 1024)
@@ -37,17 +38,6 @@
 #endif
 #define TAG 7
 #define LAST_TAG 8
-
-static long peakResidentKiB(void) {
-  FILE* f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kib = -1;
-  while (f && fgets(line, sizeof line, f)) {
-    if (strncmp(line, "VmHWM:", 6) == 0) kib = strtol(line + 6, NULL, 10);
-  }
-  if (f) fclose(f);
-  return kib;
-}
 
 static unsigned char pattern(long message, long i) { return (unsigned char)(message * 131 + i * 7 + 1); }
 
@@ -89,7 +79,7 @@ static void flood(int rank, int size) {
   unsigned char* buffer = malloc(BYTES);
   memset(buffer, 0, BYTES);
   const long before = peakResidentKiB();
-  MPI_Barrier(MPI_COMM_WORLD); /* nothing sent before our measure */
+  MPI_Barrier(MPI_COMM_WORLD);                               /* nothing sent before our measure */
   MPI_Probe(0, LAST_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* everything before it is here too */
   const long after = peakResidentKiB();
   printf("rank %d: peak RSS %ld KiB before, %ld KiB with %d x %d KiB sent ahead\n", rank, before, after, MESSAGES,

@@ -9,20 +9,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "peak_memory.h"
 
 #define MESSAGES 256
 #define BYTES (1 << 20)
-
-static long peakResidentKiB(void) {
-  FILE* f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kib = -1;
-  while (f && fgets(line, sizeof line, f)) {
-    if (strncmp(line, "VmHWM:", 6) == 0) kib = strtol(line + 6, NULL, 10);
-  }
-  if (f) fclose(f);
-  return kib;
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -232,4 +232,27 @@ inline Datatype& paddedIntType() {
   return *type;
 }
 
+// Runs `call` on p mock ranks with the shm form of a collective on or off (`shm`): its
+// results per rank, and whether every rank's shm form served the call (`served`).
+struct ShmOutcome {
+  std::vector<std::vector<char>> results;
+  bool served = true;
+};
+using ShmCall = std::function<std::vector<char>(Communicator&, bool shm, bool& served)>;
+inline ShmOutcome shmOutcomeOf(int p, bool shm, const ShmCall& call) {
+  PerRank<std::vector<char>> results(p);
+  PerRank<int> served(p);
+  runRanks(p, [&](World& world) {
+    bool went = true;
+    results.set(world.rank(), call(world.commWorld(), shm, went));
+    served.set(world.rank(), went ? 1 : 0);
+  });
+  ShmOutcome outcome;
+  for (int r = 0; r < p; ++r) {
+    outcome.results.push_back(results[r]);
+    outcome.served = outcome.served && served[r] == 1;
+  }
+  return outcome;
+}
+
 }  // namespace zmpi::mpi::testing

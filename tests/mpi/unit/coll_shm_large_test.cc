@@ -57,32 +57,11 @@ std::vector<int> countsFor(int p) {
           (ShmArea::kChunks + 1) * kChunkInts + 3};
 }
 
-struct Outcome {
-  std::vector<std::vector<char>> results;
-  bool served = true;
-};
-using Call = std::function<std::vector<char>(Communicator&, bool shm, bool& served)>;
-Outcome outcomeOf(int p, bool shm, const Call& call) {
-  PerRank<std::vector<char>> results(p);
-  PerRank<int> served(p);
-  runRanks(p, [&](World& world) {
-    bool went = true;
-    results.set(world.rank(), call(world.commWorld(), shm, went));
-    served.set(world.rank(), went ? 1 : 0);
-  });
-  Outcome outcome;
-  for (int r = 0; r < p; ++r) {
-    outcome.results.push_back(results[r]);
-    outcome.served = outcome.served && served[r] == 1;
-  }
-  return outcome;
-}
-
 // The shm form serves the call on every rank (or declines it on every rank, where
 // select.h keeps it on the message paths) and ends with the plan's results.
-void compare(const std::string& what, int p, const Call& call, bool serves = true) {
-  const Outcome shm = outcomeOf(p, true, call);
-  const Outcome plan = outcomeOf(p, false, call);
+void compare(const std::string& what, int p, const ShmCall& call, bool serves = true) {
+  const ShmOutcome shm = shmOutcomeOf(p, true, call);
+  const ShmOutcome plan = shmOutcomeOf(p, false, call);
   INFO(what << " on " << p << " ranks");
   CHECK(shm.served == serves);
   CHECK(shm.results == plan.results);
@@ -229,8 +208,8 @@ TEST_CASE("large shm calls keep the sizes select.h gives the message paths", "[c
           if (!shm || !served) run(*planAlltoall(comm, in.data(), blocks, &intType(), out.data(), blocks, intType()));
           return bytesOf(out);
         };
-        const Outcome shm = outcomeOf(p, true, exchange);
-        const Outcome plan = outcomeOf(p, false, exchange);
+        const ShmOutcome shm = shmOutcomeOf(p, true, exchange);
+        const ShmOutcome plan = shmOutcomeOf(p, false, exchange);
         INFO(p << " ranks, blocks of " << blocks << " ints");
         CHECK(shm.served == shmLargeServes(ShmLarge::Alltoall, p, static_cast<std::size_t>(blocks) * sizeof(int)));
         CHECK(shm.results == plan.results);

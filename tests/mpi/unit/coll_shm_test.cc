@@ -35,34 +35,11 @@ std::vector<char> bytesOf(const std::vector<T>& values) {
 const TestSum kSum;
 const TestMatrixProduct kProduct;
 
-// Runs `call` on p mock ranks: its results per rank, and whether every rank's shm form
-// served the call.
-struct Outcome {
-  std::vector<std::vector<char>> results;
-  bool served = true;
-};
-using Call = std::function<std::vector<char>(Communicator&, bool shm, bool& served)>;
-Outcome outcomeOf(int p, bool shm, const Call& call) {
-  PerRank<std::vector<char>> results(p);
-  PerRank<int> served(p);
-  runRanks(p, [&](World& world) {
-    bool went = true;
-    results.set(world.rank(), call(world.commWorld(), shm, went));
-    served.set(world.rank(), went ? 1 : 0);
-  });
-  Outcome outcome;
-  for (int r = 0; r < p; ++r) {
-    outcome.results.push_back(results[r]);
-    outcome.served = outcome.served && served[r] == 1;
-  }
-  return outcome;
-}
-
 // The shm form serves the call (or declines it on every rank, if `fits` is false) and
 // ends with the plan's results.
-void compare(const std::string& what, int p, bool fits, const Call& call) {
-  const Outcome shm = outcomeOf(p, true, call);
-  const Outcome plan = outcomeOf(p, false, call);
+void compare(const std::string& what, int p, bool fits, const ShmCall& call) {
+  const ShmOutcome shm = shmOutcomeOf(p, true, call);
+  const ShmOutcome plan = shmOutcomeOf(p, false, call);
   INFO(what << " on " << p << " ranks");
   CHECK(shm.served == fits);
   CHECK(shm.results == plan.results);
