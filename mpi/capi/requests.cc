@@ -1,5 +1,6 @@
 // Completion: Wait/Test and their -all/-any/-some forms, Start, Cancel, Request_free,
 // and the status queries.
+#include <algorithm>
 #include <vector>
 
 #include "mpi/capi/entry.h"
@@ -29,7 +30,14 @@ bool waitForAny(int count, MPI_Request* requests) {
     }
     return false;
   };
-  if (!anyDone()) requireWorld().engine().waitUntil(anyDone);
+  if (anyDone()) return true;
+  // Spin first only if a request may complete through the rings (Engine::spinsFor).
+  Engine& engine = requireWorld().engine();
+  const bool spin = std::any_of(active.begin(), active.end(), [&](const Request* request) {
+    const bool pointToPoint = request->kind == Request::Kind::Send || request->kind == Request::Kind::Recv;
+    return !pointToPoint || engine.spinsFor(request->peerWorld);
+  });
+  engine.waitUntil(anyDone, spin);
   return true;
 }
 

@@ -57,8 +57,9 @@ class Engine {
 
   // Blocks until the request is done (or the world is aborted: throws MpiError).
   void wait(Request& request);
-  // Blocks until `ready()` holds, re-checking whenever the engine makes progress.
-  void waitUntil(const std::function<bool()>& ready);
+  // Blocks until `ready()` holds, re-checking whenever the engine makes progress. Without
+  // `spin` it blocks at once (see spinsFor: nothing it waits for comes through the rings).
+  void waitUntil(const std::function<bool()>& ready, bool spin = true);
   void freeRequest(Request& request);  // MPI_Request_free semantics
   // Delivers whatever waits in the shared-memory rings, on this thread (MPI_Test and
   // MPI_Iprobe loops progress this way). Returns how many messages were delivered.
@@ -69,9 +70,10 @@ class Engine {
 
   // Probes the unexpected queue. Returns true and fills `status` if a match is queued.
   bool iprobe(int context, int source, int tag, MPI_Status* status);
-  void probe(int context, int source, int tag, MPI_Status* status);
+  // `sourceWorld`: the source's world rank, or -1 for MPI_ANY_SOURCE (see spinsFor).
+  void probe(int context, int source, int tag, MPI_Status* status, int sourceWorld = -1);
   std::unique_ptr<IncomingMessage> improbe(int context, int source, int tag, MPI_Status* status);
-  std::unique_ptr<IncomingMessage> mprobe(int context, int source, int tag, MPI_Status* status);
+  std::unique_ptr<IncomingMessage> mprobe(int context, int source, int tag, MPI_Status* status, int sourceWorld = -1);
 
   // --- progress side ---------------------------------------------------------------
   void onMessage(transport::WireMessage&& wire);
@@ -106,8 +108,22 @@ class Engine {
   // forced-tcp 8 B ping-pong beside a 2-job build took 2 ms a message spinning, 38 us
   // blocking at once. Then the spin is 0 unless ZMPI_SPIN_US names one. Call before the
   // progress thread starts.
-  void setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers = true);
+  // With both kinds of peers (`fastPeers` and `threadedPeers`: several ranks per host across
+  // hosts) only a wait on a same-host peer spins, for the same reason (spinsFor), unless
+  // ZMPI_SPIN_US names a spin.
+  void setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers = true, bool threadedPeers = false);
   unsigned pollsPerYield() const { return pollsPerYield_; }
+  // Whether a wait for a message from (or a send's completion by) `peerWorld` spins before
+  // it blocks: only if that peer's messages come through the rings this thread can poll
+  // itself. -1 (MPI_ANY_SOURCE, or not known): if some peer's do.
+  bool spinsFor(int peerWorld) const {
+    if (spinTime_.count() <= 0) return false;
+    return spinEveryPeer_ || peerWorld < 0 || fabric_.isFastPeer(peerWorld);
+  }
+  // Whether the progress thread spins after a message from zmq (not only after ring
+  // traffic): where it is not the only way in, blocking at once answers the next one sooner
+  // when the host is busy (see setSpinPolicy).
+  bool spinsAfterZmqTraffic() const { return spinEveryPeer_; }
   std::size_t unexpectedCount();
   // The eager payload bytes queued unexpected (tests of the flow control).
   uint64_t unexpectedBytes();
@@ -185,7 +201,7 @@ class Engine {
   // The first queued message probe arguments match, or null; the caller holds matchMutex_.
   const IncomingMessage* findUnexpected(int context, int source, int tag) const;
   // probe/mprobe: spins until such a message is queued or spinTime() passes.
-  void spinForUnexpected(int context, int source, int tag);
+  void spinForUnexpected(int context, int source, int tag, int sourceWorld);
   // Empty polls between two yields (and looks at the clock) for a rank bound to its own
   // core, and for an unbound one: a yield is a system call and a clock read 50-90 ns on
   // a VM, and a message arriving meanwhile waits for them; but an unbound rank may share
@@ -204,6 +220,7 @@ class Engine {
   // core; Open MPI yields likewise when oversubscribed), else kPollsPerYieldBound or
   // kPollsPerYieldUnbound.
   unsigned pollsPerYield_ = kPollsPerYieldUnbound;
+  bool spinEveryPeer_ = true;  // false: only waits on same-host peers spin (setSpinPolicy)
   PollRegistration polling_;
 
   std::mutex mutex_;

@@ -46,6 +46,9 @@ class Fabric {
   // Whether some peer is reached through the same-host fast path (pollFast): only then does
   // a waiting thread gain by polling before it blocks.
   virtual bool hasFastPeers() const { return false; }
+  // Whether `worldRank` is reached through the same-host fast path (its messages arrive
+  // through pollFast, which a waiting thread can call itself).
+  virtual bool isFastPeer(int worldRank) const { return false; }
   // Sends a rendezvous payload (the Data message `header` announces) over a plain data
   // connection, straight from `data`, which must stay valid until `done` runs (on this
   // thread or the fabric's I/O thread, once the last byte is with the kernel). False, with

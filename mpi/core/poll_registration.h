@@ -33,6 +33,8 @@ class PollRegistration {
   bool dropIfIdle();
 
   bool registered() const { return registered_.load(std::memory_order_seq_cst); }
+  // How many user-thread spins have ended (tests: whether a wait spun at all).
+  uint64_t spinsEnded() const { return spinEnds_.load(std::memory_order_relaxed); }
   // When the progress thread should drop a lingering registration: kLinger after it first
   // saw the last spin end (it alone calls this, with the time it read).
   std::chrono::steady_clock::time_point lingerDeadline(std::chrono::steady_clock::time_point now);

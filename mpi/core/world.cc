@@ -94,7 +94,7 @@ World::World(const WorldConfig& config)
   // progress thread, and a thread spinning without yielding on one of 2 cores starves them
   // (forced-tcp 8 B ping-pong 37 -> 88 us; raw zmq 21 us).
   engine_->setSpinPolicy(!mock_ && (sameHost > cpusAllowedAtStart() || fabric_->hasThreadedPeers()), boundToCpus(),
-                         mock_ || fabric_->hasFastPeers());
+                         mock_ || fabric_->hasFastPeers(), !mock_ && fabric_->hasThreadedPeers());
 
   std::vector<int> all(static_cast<size_t>(size_));
   for (int r = 0; r < size_; ++r) all[static_cast<size_t>(r)] = r;
@@ -217,15 +217,21 @@ void World::progressLoop() {
       PollRegistration& polling = engine_->pollRegistration();
       std::size_t work = polling.userSpinning() ? 0 : engine_->pollOnce();
       const bool queued = fabric_->flushQueued();
+      bool zmqWork = false;
       if (auto message = fabric_->receive(std::chrono::milliseconds(0))) {
         deliver(std::move(*message));
-        ++work;
+        zmqWork = true;
       }
+      // A message from zmq starts a spin only where it is the rings' traffic's companion
+      // (Engine::spinsAfterZmqTraffic): a rank with both same-host and remote peers blocks
+      // between remote messages, which then wake it, but still looks for more at once.
+      if (zmqWork && engine_->spinsAfterZmqTraffic()) ++work;
       const auto now = std::chrono::steady_clock::now();
       if (work > 0) {
         lastWork = now;
         continue;
       }
+      if (zmqWork) continue;
       if (now - lastWork < engine_->spinTime()) {
         std::this_thread::yield();
         continue;
@@ -268,7 +274,7 @@ void World::progressLoop() {
       // back to sleep (a lingering registration wakes us every kLinger).
       if (message) {
         deliver(std::move(*message));
-        lastWork = std::chrono::steady_clock::now();
+        if (engine_->spinsAfterZmqTraffic()) lastWork = std::chrono::steady_clock::now();
       } else if (queued || (!polling.userSpinning() && fabric_->hasFastData())) {
         lastWork = std::chrono::steady_clock::now();
       }

@@ -380,6 +380,11 @@ bool ZmqFabric::hasFastPeers() const {
   return std::any_of(paths_.begin(), paths_.end(), [](Path path) { return path == Path::Shm; });
 }
 
+bool ZmqFabric::isFastPeer(int worldRank) const {
+  return worldRank >= 0 && static_cast<size_t>(worldRank) < paths_.size() &&
+         paths_[static_cast<size_t>(worldRank)] == Path::Shm;
+}
+
 std::optional<transport::WireMessage> ZmqFabric::receive(std::chrono::milliseconds timeout) {
   {
     std::lock_guard lock(loopbackMutex_);

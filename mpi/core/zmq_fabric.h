@@ -55,6 +55,7 @@ class ZmqFabric : public Fabric {
   // Some peer is reached over tcp or ipc (known once setPeers ran).
   bool hasThreadedPeers() const override;
   bool hasFastPeers() const override;
+  bool isFastPeer(int worldRank) const override;
   // Over tcp and ipc, when the job's links are authenticated but not encrypted (encrypted
   // jobs keep their data on CURVE), unless ZMPI_TCP_BULK=0: a BulkLink connection.
   bool sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,

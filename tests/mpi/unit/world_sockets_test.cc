@@ -142,6 +142,50 @@ TEST_CASE("a spin leaves the CPU to the fabric's threads when some peer is reach
   ::unsetenv("ZMPI_TRANSPORT");
 }
 
+TEST_CASE("a rank with same-host and remote peers spins only while it waits on a same-host one", "[world][sockets]") {
+  // Ranks 0 and 2 on host "a" (shared memory between them), rank 1 on "b" (tcp). A spin
+  // polls only the rings; a remote message needs the progress thread, which a spinning
+  // (yielding) thread keeps from the CPU when the host is busy.
+  ::unsetenv("ZMPI_TRANSPORT");
+  const bool named = GENERATE(false, true);
+  if (named) ::setenv("ZMPI_SPIN_US", "50", 1);
+  runSocketWorlds(3, {"a", "b", "a"}, [&](World& world) {
+    Engine& engine = world.engine();
+    // Rank 0 posts a receive from rank 1, then tells rank 1 to send: the wait starts tens of
+    // microseconds before the message comes over tcp, and spins only if the spin is named.
+    // (The exchange comes before any check: a rank whose check throws leaves the job.)
+    char byte = 0;
+    uint64_t spinsBefore = 0;
+    if (world.rank() == 0) {
+      auto request = makeRequest(world, Request::Kind::Recv, &byte, 1, 1, 5);
+      engine.startRecv(*request);
+      spinsBefore = engine.pollRegistration().spinsEnded();
+      sendBytes(world, 1, 4, &byte, 1);
+      engine.wait(*request);
+    } else if (world.rank() == 1) {
+      recvBytes(world, 0, 4, &byte, 1);
+      byte = 'r';
+      sendBytes(world, 0, 5, &byte, 1);
+    }
+    if (world.rank() == 1) {
+      RANK_CHECK(engine.spinsFor(0) == named);  // no same-host peer: no spin unless named
+      RANK_CHECK(engine.spinsFor(-1) == named);
+      return;
+    }
+    const int local = 2 - world.rank();
+    RANK_CHECK(world.pathTo(local) == "shm" && world.pathTo(1) == "tcp");
+    RANK_CHECK(engine.spinsFor(local));
+    RANK_CHECK(engine.spinsFor(-1));  // MPI_ANY_SOURCE: a same-host peer may send
+    RANK_CHECK(engine.spinsFor(1) == named);
+    RANK_CHECK(engine.spinsAfterZmqTraffic() == named);
+    if (world.rank() == 0) {
+      RANK_CHECK(byte == 'r');
+      RANK_CHECK((engine.pollRegistration().spinsEnded() != spinsBefore) == named);
+    }
+  });
+  ::unsetenv("ZMPI_SPIN_US");
+}
+
 TEST_CASE("a world whose peers never come fails at start-up naming the missing ranks", "[world][sockets]") {
   zmpi::transport::ContextOwner context;
   const std::string jobId = "missing-peers-test";
