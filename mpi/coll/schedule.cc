@@ -103,8 +103,12 @@ void run(Schedule& schedule) {
     // Count completions before each start: one during or after it then ends the wait.
     uint64_t seen = state->completions();
     state->start(begin);
+    // Spin only if some transfer of the round may come through the rings (Engine::spinsFor).
+    const bool spin = std::any_of(round.transfers.begin(), round.transfers.end(), [&](const Schedule::Transfer& t) {
+      return engine.spinsFor(schedule.comm().worldRankOf(t.peer));
+    });
     while (!state->finished()) {
-      engine.waitUntil([&] { return state->completions() != seen; });
+      engine.waitUntil([&] { return state->completions() != seen; }, spin);
       seen = state->completions();
       state->start(begin);
     }
