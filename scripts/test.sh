@@ -103,7 +103,7 @@ build_and_test() {
 
 # Static analysis (scripts/lint.sh): clang-tidy (.clang-tidy) and cppcheck
 # (.cppcheck-suppressions) over every source in build/'s compile_commands.json; any finding
-# fails the stage. clang-tidy needs about 14 minutes of CPU (7 on both cores), so the lint
+# fails the stage. clang-tidy needs about 9 minutes of CPU (5 on both cores), so the lint
 # runs in the background from the configuration of build/ until every other stage is done, at
 # idle CPU priority (SCHED_IDLE, else nice 19): it gets a core only when no build or test
 # wants it, and the test stages leave much of the machine idle (ranks waiting for each

@@ -77,7 +77,7 @@ void abortJob(int code, const std::string& what) {
   World* world = Runtime::instance().world();
   const std::string prefix = std::string("[") + host + ":" + std::to_string(getpid()) + "] ";
   std::fflush(stdout);
-  std::cerr << prefix << what << std::endl;
+  std::cerr << prefix << what << '\n';  // (std::cerr is unit-buffered)
   if (world) {
     try {
       world->notifyAborting(code);

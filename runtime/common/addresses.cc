@@ -32,7 +32,7 @@ std::optional<std::string> resolveIPv4(const std::string& host, std::string* err
     if (error != nullptr) *error = status == EAI_SYSTEM ? "system error" : ::gai_strerror(status);
     return std::nullopt;
   }
-  const std::string address = text(reinterpret_cast<const sockaddr_in*>(found->ai_addr)->sin_addr);
+  std::string address = text(reinterpret_cast<const sockaddr_in*>(found->ai_addr)->sin_addr);
   ::freeaddrinfo(found);
   return address;
 }
