@@ -57,8 +57,6 @@ bool shmLargeServes(ShmLarge collective, int ranks, std::size_t bytes) {
   switch (collective) {
     case ShmLarge::Allgather:
       return bytes <= kShmLargeAllgatherMaxBytes;
-    case ShmLarge::Alltoall:
-      return bytes <= kShmLargeAlltoallMaxBytes;
     default:
       return true;
   }

@@ -33,15 +33,15 @@ inline constexpr std::size_t kSegmentBytes = 256 * 1024;
 //  - 2 ranks (a core each): bcast and allreduce in one chunk (up to
 //    kShmLargeMaxBytesTwoRanks) 0.02-0.7x; above, the point-to-point pipeline (256 KiB
 //    pieces through a 512 KiB ring) took up to half the time. Allgather and alltoall, one
-//    eager message each way up to 64 KiB (direct.h), were as fast or faster at every size.
+//    eager message each way up to 64 KiB (direct.h), were as fast or faster at every size
+//    (alltoall through the pair regions: 2.2x the messages' time at 1 MiB, 1.1-1.4x below).
 //  - more ranks (oversubscribed at 4): bcast and allreduce 0.3-0.9x at every size;
-//    allgather 0.35-0.95x up to 512 KiB blocks, about even above; alltoall, where every
-//    round needs every rank, 0.5-1.1x up to 128 KiB blocks, 1.1-1.9x above (pairwise lets
-//    pairs progress on their own).
+//    allgather 0.35-0.95x up to 512 KiB blocks, about even above; alltoall, through pair
+//    regions that let each pair progress on its own, 0.3-0.7x the time of Open MPI and
+//    0.5-0.8x the pairwise exchange's at every size (16 KiB-16 MiB blocks on 4 ranks).
 enum class ShmLarge { Bcast, Allreduce, Allgather, Alltoall };
 inline constexpr std::size_t kShmLargeMaxBytesTwoRanks = 128 * 1024;
 inline constexpr std::size_t kShmLargeAllgatherMaxBytes = 512 * 1024;
-inline constexpr std::size_t kShmLargeAlltoallMaxBytes = 128 * 1024;
 bool shmLargeServes(ShmLarge collective, int ranks, std::size_t bytes);
 
 enum class BcastAlgorithm { Binomial, ScatterAllgather };

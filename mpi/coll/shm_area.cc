@@ -130,7 +130,14 @@ int callsBeforeSetUp() {
   return calls;
 }
 
-ShmArea::ShmArea(Engine& engine, int rank, int size) : engine_(engine), rank_(rank), size_(size) {}
+ShmArea::ShmArea(Engine& engine, int rank, int size) : engine_(engine), rank_(rank), size_(size) {
+  // A pair region: the ring's bytes over the p - 1 readers, in kPairSlots pieces of whole
+  // cache lines.
+  if (size > 1) {
+    const std::size_t region = kChunks * chunkBytes_ / static_cast<std::size_t>(size - 1);
+    pairPiece_ = std::max<std::size_t>(region / kPairSlots / 64 * 64, 64);
+  }
+}
 
 void ShmArea::attach(transport::SharedSegment segment, bool sleeperFences) {
   segment_ = std::move(segment);
@@ -140,7 +147,7 @@ void ShmArea::attach(transport::SharedSegment segment, bool sleeperFences) {
 std::size_t ShmArea::stagingOffset(int size) {
   constexpr std::size_t kPage = 4096;
   const auto ranks = static_cast<std::size_t>(size);
-  return (ranks * (sizeof(Line) + kRankBytes) + kPage - 1) / kPage * kPage;
+  return (ranks * (sizeof(Line) + sizeof(Pairs) + kRankBytes) + kPage - 1) / kPage * kPage;
 }
 
 std::size_t ShmArea::bytesFor(int size) {
@@ -163,6 +170,21 @@ void ShmArea::waitFlag(int rank, std::atomic<uint64_t>& flag, uint64_t value) {
   if (flag.load(std::memory_order_acquire) >= value) return;
   waitShm(
       engine_, line(rank)->bell, [&] { return flag.load(std::memory_order_acquire) >= value; }, sleeperFences_);
+}
+
+uint64_t ShmArea::beginPairs() {
+  const bool after = pairsLast_;
+  const uint64_t last = beginRounds(kChunks) + kChunks - 1;
+  pairsLast_ = true;
+  // Every rank has read every round before: the pair regions cover all chunks.
+  if (!after) waitChunkWritable(last);
+  return last;
+}
+
+char* ShmArea::pairSlot(int writer, int reader, uint64_t piece) const {
+  const auto part = static_cast<std::size_t>((reader - writer - 1 + size_) % size_);
+  const std::size_t slot = part * kPairSlots + piece % kPairSlots;
+  return base() + stagingOffset(size_) + static_cast<std::size_t>(writer) * kChunks * chunkBytes_ + slot * pairPiece_;
 }
 
 void ShmArea::waitChunkWritable(uint64_t round) {
@@ -194,7 +216,8 @@ char* ShmArea::slot(int rank, Buffer b) const { return buffer(rank, b) + (b.stam
 
 // A rank's buffers: the two slots, the units, the large slots.
 char* ShmArea::buffer(int rank, Buffer buffer) const {
-  char* mine = base() + static_cast<std::size_t>(size_) * sizeof(Line) + static_cast<std::size_t>(rank) * kRankBytes;
+  char* mine = base() + static_cast<std::size_t>(size_) * (sizeof(Line) + sizeof(Pairs)) +
+               static_cast<std::size_t>(rank) * kRankBytes;
   const auto index = static_cast<std::size_t>(buffer.index);
   if (index < 2) return mine + index * kSlotBytes;
   if (index < 2 + kSmallUnits) return mine + 2 * kSlotBytes + (index - 2) * kUnitBytes;

@@ -39,6 +39,19 @@
 // writes round g into chunk g mod kChunks once every other rank has read round
 // g - kChunks (waitChunkWritable): writers run up to kChunks rounds ahead of the slowest
 // reader, and never wait for a rank that is behind only in calls it reads nothing from.
+//
+// Large alltoall uses the same staging space otherwise (shm_large.h): as one region per
+// pair, rank r's ring cut into p - 1 parts, each of kPairSlots pieces for one reader. Each
+// pair counts the pieces its writer has staged (sent, in the writer's pair line) and its
+// reader has copied out (taken, in the reader's), across calls: piece k takes slot
+// k mod kPairSlots once the reader has taken piece k - kPairSlots. No rank waits for a
+// round every rank must reach: a writer stages for whichever reader has room and a reader
+// takes from whichever writer has staged, and only when none can go on does a rank sleep,
+// on its own inbox doorbell, which the peers ring as they stage for it or free its room.
+// An alltoall takes all kChunks rounds of the ring (beginPairs): it waits for every rank
+// to have read the rounds before (unless the staging space was last used by an alltoall,
+// whose counters already order it), and raises `read` to its last round when it has taken
+// everything, so the next ring round waits for every reader of the pair regions.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -73,6 +86,8 @@ class ShmArea {
   static constexpr int kChunks = 4;
   static constexpr std::size_t kChunkBytes = 128 * 1024;
   static std::size_t chunkBytes();
+  // Slots of a pair region (alltoall, above).
+  static constexpr int kPairSlots = 2;
 
   // Without a segment until attach(): `sleeperFences` says every rank registered for them
   // (shm_wait.h).
@@ -119,6 +134,7 @@ class ShmArea {
   // Rounds of the staging ring (see the top of this file). Returns the first of the next
   // `rounds` rounds (every rank asks for the same counts in the same order).
   uint64_t beginRounds(uint64_t rounds) {
+    pairsLast_ = false;
     const uint64_t first = round_ + 1;
     round_ += rounds;
     return first;
@@ -135,6 +151,27 @@ class ShmArea {
   // round that last used it.
   void waitChunkWritable(uint64_t round);
 
+  // Pair regions (alltoall, see the top of this file). beginPairs starts a call's use of the
+  // staging space and returns the round to raise `read` to once this rank has taken all
+  // its pieces (call it once per alltoall, on every rank).
+  uint64_t beginPairs();
+  // Bytes of a piece: the same on every rank (from the size and the chunk bytes).
+  std::size_t pairPiece() const { return pairPiece_; }
+  // Where `writer` stages its piece `piece` (counted across calls) for `reader`.
+  char* pairSlot(int writer, int reader, uint64_t piece) const;
+  // Pieces this rank has staged for `q` and taken from `q` (its own counts).
+  uint64_t& sentTo(int q) { return sentTo_[q]; }
+  uint64_t& takenFrom(int q) { return takenFrom_[q]; }
+  // What rank `q` has staged for this rank and taken from it.
+  uint64_t sentBy(int q) const { return pairs(q)->sent[rank_].load(std::memory_order_acquire); }
+  uint64_t takenBy(int q) const { return pairs(q)->taken[rank_].load(std::memory_order_acquire); }
+  // This rank's counts, published (ringing `q`'s inbox).
+  void publishSent(int q) { publishShm(line(q)->inbox, pairs(rank_)->sent[q], sentTo_[q], sleeperFences_); }
+  void publishTaken(int q) { publishShm(line(q)->inbox, pairs(rank_)->taken[q], takenFrom_[q], sleeperFences_); }
+  // Blocks until `ready()` holds, on this rank's inbox (peers ring it as they publish a
+  // count for this rank).
+  void waitInbox(transport::FunctionRef<bool()> ready) { waitShm(engine_, line(rank_)->inbox, ready, sleeperFences_); }
+
  private:
   // One per rank, 128 bytes apart: adjacent-line prefetch fetches 64-byte lines in pairs.
   // Whoever waits for a rank's flags sleeps on that rank's doorbell: a publisher wakes only
@@ -147,12 +184,19 @@ class ShmArea {
     std::atomic<uint64_t> wrote;
     std::atomic<uint64_t> reduced;
     std::atomic<uint64_t> read;
+    ShmDoorbell inbox;  // rung by the peers' pair counts for this rank
+  };
+  // A rank's pair counts, per peer (alltoall): pieces staged for it, pieces taken from it.
+  struct alignas(128) Pairs {
+    std::atomic<uint64_t> sent[kMaxRanks];
+    std::atomic<uint64_t> taken[kMaxRanks];
   };
 
   static constexpr int kBuffers = 2 + kSmallUnits + kLargeSlots;
   static constexpr std::size_t kRankBytes = (2 + kLargeSlots) * kSlotBytes + kSmallUnits * kUnitBytes;
 
   Line* line(int rank) const { return reinterpret_cast<Line*>(base()) + rank; }
+  Pairs* pairs(int rank) const { return reinterpret_cast<Pairs*>(base() + size_ * sizeof(Line)) + rank; }
   char* base() const { return static_cast<char*>(segment_.data()); }
   char* buffer(int rank, Buffer buffer) const;
   std::atomic<uint64_t>& stamp(int rank, Buffer b) const {
@@ -182,6 +226,11 @@ class ShmArea {
   uint64_t round_ = 0;
   // Every other rank has read every round up to here.
   uint64_t knownRead_ = 0;
+  // The staging space's last user was an alltoall (beginPairs): the next needs no wait.
+  bool pairsLast_ = false;
+  std::size_t pairPiece_ = 0;
+  uint64_t sentTo_[kMaxRanks] = {};
+  uint64_t takenFrom_[kMaxRanks] = {};
 };
 
 // The communicator's area, or null: when the communicator does not qualify, for its first

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace zmpi::mpi::coll {
@@ -69,38 +70,80 @@ void allgatherBytes(ShmArea& area, const void* sendbuf, void* recvbuf, std::size
   if (sendbuf != nullptr) std::memcpy(out + static_cast<std::size_t>(r) * bytes, mine, bytes);
 }
 
+// Through the pair regions (shm_area.h): every rank stages pieces of the blocks it sends
+// for whichever reader has room, and takes pieces of the blocks it receives from whichever
+// writer has staged them, so no step needs two given ranks running at once (4 ranks on 2
+// cores: pairwise exchange waits for each partner in turn). It sleeps only when nothing can
+// move. In place, piece i of block q is taken from q only after this rank has staged its
+// own piece i of block q (the same bytes of the buffer).
 void alltoallBytes(ShmArea& area, const void* sendbuf, void* recvbuf, std::size_t bytes) {
   beginCall(area);
+  const uint64_t last = area.beginPairs();
   const int r = area.rank();
   const int p = area.size();
+  const bool inPlace = sendbuf == nullptr;
   char* out = static_cast<char*>(recvbuf);
-  const char* in = sendbuf == nullptr ? out : static_cast<const char*>(sendbuf);
-  // Each round stages a piece of every block sent, chunk / (p - 1) bytes (whole cache
-  // lines): writer w's piece for rank q is the ((q - w - 1) mod p)th.
-  const std::size_t piece =
-      std::max<std::size_t>(ShmArea::chunkBytes() / static_cast<std::size_t>(p - 1) / 64 * 64, 64);
-  const auto at = [p, piece](int writer, int reader) {
-    return static_cast<std::size_t>((reader - writer - 1 + p) % p) * piece;
-  };
-  const uint64_t rounds = roundsFor(bytes, piece);
-  const uint64_t first = area.beginRounds(rounds);
-  for (uint64_t i = 0; i < rounds; ++i) {
-    const uint64_t g = first + i;
-    const std::size_t offset = i * piece;
-    const std::size_t len = std::min(piece, bytes - offset);
-    area.waitChunkWritable(g);
-    char* staged = area.chunk(r, g);
-    forOthers(area,
-              [&](int q) { std::memcpy(staged + at(r, q), in + static_cast<std::size_t>(q) * bytes + offset, len); });
-    area.publishWrote(g);
-    forOthers(area, [&](int q) {
-      area.waitWrote(q, g);
-      std::memcpy(out + static_cast<std::size_t>(q) * bytes + offset, area.chunk(q, g) + at(q, r), len);
-    });
-    area.publishRead(g);
+  const char* in = inPlace ? out : static_cast<const char*>(sendbuf);
+  const std::size_t piece = area.pairPiece();
+  const uint64_t pieces = roundsFor(bytes, piece);  // per block
+  // This call's pieces per peer: staged and taken so far, and the counts before the call.
+  uint64_t sent[ShmArea::kMaxRanks] = {};
+  uint64_t taken[ShmArea::kMaxRanks] = {};
+  uint64_t sentBase[ShmArea::kMaxRanks] = {};
+  uint64_t takenBase[ShmArea::kMaxRanks] = {};
+  for (int q = 0; q < p; ++q) {
+    sentBase[q] = area.sentTo(q);
+    takenBase[q] = area.takenFrom(q);
   }
-  const std::size_t self = static_cast<std::size_t>(r) * bytes;
-  if (sendbuf != nullptr) std::memcpy(out + self, in + self, bytes);
+  const auto canSend = [&](int q) {
+    return sent[q] < pieces && area.takenBy(q) + ShmArea::kPairSlots > sentBase[q] + sent[q];
+  };
+  const auto canTake = [&](int q) {
+    return taken[q] < pieces && (!inPlace || taken[q] < sent[q]) && area.sentBy(q) > takenBase[q] + taken[q];
+  };
+  const auto span = [&](int q, uint64_t i) {
+    return std::pair{static_cast<std::size_t>(q) * bytes + i * piece, std::min(piece, bytes - i * piece)};
+  };
+  bool selfCopied = inPlace;
+  int open = 2 * (p - 1);  // streams (to and from each peer) not finished
+  while (open > 0) {
+    bool moved = false;
+    forOthers(area, [&](int q) {
+      for (; canSend(q); moved = true) {
+        const auto [at, len] = span(q, sent[q]);
+        std::memcpy(area.pairSlot(r, q, area.sentTo(q)), in + at, len);
+        ++area.sentTo(q);
+        open -= ++sent[q] == pieces;
+        area.publishSent(q);
+      }
+      for (; canTake(q); moved = true) {
+        const auto [at, len] = span(q, taken[q]);
+        std::memcpy(out + at, area.pairSlot(q, r, area.takenFrom(q)), len);
+        ++area.takenFrom(q);
+        open -= ++taken[q] == pieces;
+        area.publishTaken(q);
+      }
+    });
+    if (moved || open == 0) continue;
+    // Nothing can move: copy this rank's own block meanwhile, else wait for a peer.
+    if (!selfCopied) {
+      const std::size_t self = static_cast<std::size_t>(r) * bytes;
+      std::memcpy(out + self, in + self, bytes);
+      selfCopied = true;
+      continue;
+    }
+    area.waitInbox([&] {
+      for (int q = 0; q < p; ++q) {
+        if (q != r && (canSend(q) || canTake(q))) return true;
+      }
+      return false;
+    });
+  }
+  if (!selfCopied) {
+    const std::size_t self = static_cast<std::size_t>(r) * bytes;
+    std::memcpy(out + self, in + self, bytes);
+  }
+  area.publishRead(last);
 }
 
 void allreducePacked(ShmArea& area, const void* sendbuf, void* recvbuf, std::size_t count, const Datatype& type,

@@ -8,9 +8,11 @@
 // slowest reader (Open MPI's coll/sm and MPICH's POSIX collectives stage likewise).
 //  - bcast: the root writes, the others read.
 //  - allgather: every rank writes its block's chunk and reads everyone else's.
-//  - alltoall: every rank writes a piece of each block it sends (chunk / p bytes each) and
-//    reads its own piece from everyone else's chunk; in place works because a round's
-//    pieces are staged before any of them is overwritten.
+//  - alltoall: not in rounds but through pair regions (the ring cut into one region per
+//    reader, ShmArea::beginPairs): every rank stages pieces of its blocks for whichever
+//    reader has room and takes pieces from whichever writer has staged some, so pairs never
+//    wait for each other to be scheduled together (4 ranks on 2 cores); in place, a piece
+//    is taken only once this rank has staged the bytes it overwrites.
 //  - allreduce: every rank writes its operand's chunk, reduces one p-th of it (elements
 //    split at element boundaries) over all ranks' chunks, rank 0's leftmost as the slot
 //    path does (inout = chunk q op inout, right to left), writes that part back into its

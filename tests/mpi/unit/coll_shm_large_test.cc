@@ -2,7 +2,8 @@
 // (ranks are threads of one process): 2, 3, 4 and 8 ranks, every root, in place or not,
 // commutative and non-commutative ops, derived types with gaps (also where ranks describe
 // the same bytes with different types), sizes around the slot, the chunk, the alltoall
-// piece and the ring of chunks; then long mixed sequences in which writers run ahead.
+// piece and pair region and the ring of chunks; then long mixed sequences in which writers
+// run ahead and alltoall's pair regions alternate with the ring's rounds.
 // Chunks are 4 KiB here (ZMPI_COLL_SHM_CHUNK_BYTES) so that a few KiB take many rounds.
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -44,15 +45,24 @@ std::vector<int> spread(const std::vector<int>& values) {
   return out;
 }
 
+// An alltoall piece on p ranks, in ints: the ring's bytes over p - 1 pair regions of
+// kPairSlots pieces (shm_area.h).
+int pairPieceInts(int p) {
+  return static_cast<int>(ShmArea::kChunks * 4096 / (p - 1) / ShmArea::kPairSlots / 64 * 64 / sizeof(int));
+}
+
 // Ints around every boundary of the large path: just above a slot, the chunk, the
-// alltoall piece on p ranks, and beyond the ring of kChunks chunks.
+// alltoall piece and pair region on p ranks, and beyond the ring of kChunks chunks.
 std::vector<int> countsFor(int p) {
-  const int piece = static_cast<int>(4096 / (p - 1) / 64 * 64 / sizeof(int));
+  const int piece = pairPieceInts(p);
   return {kSlotInts + 1,
           kChunkInts - 1,
           kChunkInts,
           kChunkInts + 1,
+          piece - 1,
           piece + 1,
+          ShmArea::kPairSlots * piece,
+          ShmArea::kPairSlots * piece + 1,
           3 * piece - 1,
           (ShmArea::kChunks + 1) * kChunkInts + 3};
 }
@@ -198,9 +208,10 @@ TEST_CASE("large shm calls keep the sizes select.h gives the message paths", "[c
   CHECK(shmLargeServes(ShmLarge::Allreduce, 4, 64 << 20));
   CHECK(shmLargeServes(ShmLarge::Allgather, 4, kShmLargeAllgatherMaxBytes));
   CHECK_FALSE(shmLargeServes(ShmLarge::Allgather, 4, kShmLargeAllgatherMaxBytes + 1));
+  CHECK(shmLargeServes(ShmLarge::Alltoall, 3, 64 << 20));
   // Around the limits: served or declined alike on every rank, the plan's results.
   for (int p : {2, 3}) {
-    for (std::size_t limit : {kShmLargeMaxBytesTwoRanks, kShmLargeAlltoallMaxBytes}) {
+    for (std::size_t limit : {kShmLargeMaxBytesTwoRanks, kShmLargeAllgatherMaxBytes}) {
       for (int blocks : {static_cast<int>(limit / sizeof(int)), static_cast<int>(limit / sizeof(int)) + 1}) {
         const auto exchange = [&](Communicator& comm, bool shm, bool& served) {
           std::vector<int> in = numbers(comm.rank(), blocks * p), out(static_cast<std::size_t>(blocks * p), -1);
@@ -246,6 +257,22 @@ TEST_CASE("large and small shm calls in a long mixed sequence reuse chunks and s
           std::vector<int> in(static_cast<std::size_t>(count), r + i), out(static_cast<std::size_t>(count), -1);
           if (!allreduceShm(comm, in.data(), out.data(), count, intType(), kSum)) ++bad;
           for (int v : out) bad += v != p * i + p * (p - 1) / 2;
+        }
+        // Alltoall right after ring rounds, and back to back (every third call twice, the
+        // second in place): the pair regions' counts carry over, the ring waits for them.
+        if (i % 3 == 0 && p > 2) {
+          const int blocks = 1 + (i * 131) % (3 * pairPieceInts(p));
+          for (bool inPlace : {false, i % 2 == 0}) {
+            std::vector<int> in(static_cast<std::size_t>(blocks * p)), out(in.size(), -1);
+            for (int k = 0; k < blocks * p; ++k) in[static_cast<std::size_t>(k)] = (i + r) * 1000003 + k;
+            if (inPlace) out = in;
+            if (!alltoallShm(comm, inPlace ? MPI_IN_PLACE : in.data(), blocks, inPlace ? nullptr : &intType(),
+                             out.data(), blocks, intType()))
+              ++bad;
+            // Block q came from rank q: its block r.
+            for (int k = 0; k < blocks * p; ++k)
+              bad += out[static_cast<std::size_t>(k)] != (i + k / blocks) * 1000003 + r * blocks + k % blocks;
+          }
         }
         if (i % 11 == 0) {
           std::vector<int> in(static_cast<std::size_t>(count), r), out(static_cast<std::size_t>(count * p), -1);
