@@ -174,13 +174,19 @@ int main(int argc, char** argv) {
   // timeout, and the endpoints' waits then overlap instead of adding up (about 4 s, not 4 s
   // per endpoint).
   std::atomic<int> sentinels{0};
-  // The sockets stay open until every thread is done, as one peer's would.
+  // The sockets stay open until every thread is done, as one peer's would. Every socket is
+  // made first (the vector never grows while a thread holds one of them).
+  const size_t endpoints = static_cast<size_t>(argc - 4);
   std::vector<Socket> sockets;
-  sockets.reserve(static_cast<size_t>(argc - 4) + 2);
+  for (size_t i = 0; i < endpoints; ++i) sockets.emplace_back(zmq::socket_type::push, options);
+  if (!rendezvous.empty()) {
+    sockets.emplace_back(zmq::socket_type::dealer, options);  // the battery
+    sockets.emplace_back(zmq::socket_type::dealer, options);  // the sentinel
+  }
   std::vector<std::thread> threads;
-  for (int i = 4; i < argc; ++i) {
-    Socket& push = sockets.emplace_back(zmq::socket_type::push, options);
-    threads.emplace_back([&, endpoint = std::string(argv[i])] {
+  for (size_t i = 0; i < endpoints; ++i) {
+    threads.emplace_back([&, i, endpoint = std::string(argv[i + 4])] {
+      Socket& push = sockets[i];
       push.connect(endpoint);
       if (forge) {
         zmpi::mpi::Envelope envelope;
@@ -201,9 +207,9 @@ int main(int argc, char** argv) {
     });
   }
   if (!rendezvous.empty()) {
-    Socket& dealer = sockets.emplace_back(zmq::socket_type::dealer, options);
-    Socket& sentinel = sockets.emplace_back(zmq::socket_type::dealer, options);
     threads.emplace_back([&] {
+      Socket& dealer = sockets[endpoints];
+      Socket& sentinel = sockets[endpoints + 1];
       dealer.connect(rendezvous);
       sendAll(dealer, battery(job, otherJob, rounds, kRendezvousHello));
       WireHeader big = makeRendezvousHeader(kRendezvousHello, job, {0, 1, 0, 0}, kMaxRendezvousBlobBytes + 1);
