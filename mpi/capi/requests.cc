@@ -35,7 +35,7 @@ bool waitForAny(int count, MPI_Request* requests) {
   Engine& engine = requireWorld().engine();
   const bool spin = std::any_of(active.begin(), active.end(), [&](const Request* request) {
     const bool pointToPoint = request->kind == Request::Kind::Send || request->kind == Request::Kind::Recv;
-    return !pointToPoint || engine.spinsFor(request->peerWorld);
+    return !pointToPoint || engine.spinsFor(Engine::waitedPeer(*request));
   });
   engine.waitUntil(anyDone, spin);
   return true;

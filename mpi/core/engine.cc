@@ -373,7 +373,9 @@ void Engine::deliver(Request& request, MessageKind kind, const Envelope& envelop
     // Sent so for want of eager credit: its sender gets what we hold back at once (no lock
     // is held here), rather than at the next quarter window.
     if (envelope.recvId == kStarvedRts) returnCredit(envelope.senderWorld);
-    request.peerWorld = envelope.senderWorld;  // the data must come from there
+    // The data must come from there. Written only for an MPI_ANY_SOURCE receive (a named
+    // source's is set when the receive is made): a waiting thread reads it (spinsFor).
+    if (request.peerWorld != envelope.senderWorld) request.peerWorld = envelope.senderWorld;
     setStatus(request.status, envelope.source, envelope.tag, 0, MPI_SUCCESS);
     request.status._ucount = envelope.totalBytes;  // until the data arrives: the size to expect
     Envelope cts;
@@ -524,12 +526,17 @@ std::size_t Engine::pollOnce() {
                           [this](const transport::CompactMessage& message) { onCompact(message); });
 }
 
+int Engine::waitedPeer(const Request& request) {
+  // An MPI_ANY_SOURCE receive learns its sender on another thread (deliver): not read here.
+  return request.kind == Request::Kind::Recv && request.peer == MPI_ANY_SOURCE ? -1 : request.peerWorld;
+}
+
 void Engine::wait(Request& request) {
   if (request.done.load(std::memory_order_acquire)) return;
   // Spin briefly, draining the shared-memory rings ourselves: a reply that arrives within
   // microseconds completes the request on this thread, with no hand-off and no system
   // call. Then block on the condition variable; the progress thread carries on.
-  if (spinsFor(request.peerWorld) && spinUntil([&] { return request.done.load(std::memory_order_acquire); })) return;
+  if (spinsFor(waitedPeer(request)) && spinUntil([&] { return request.done.load(std::memory_order_acquire); })) return;
   prepareToBlock();
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeWait(request); });
