@@ -109,7 +109,7 @@ void initRecvRequest(Request& request, void* buf, int count, MPI_Datatype type, 
   request.type = &t;
   request.peer = source;
   // Named sources only; an MPI_ANY_SOURCE receive learns its sender at the match.
-  request.peerWorld = source >= 0 ? c.worldRankOf(source) : -1;
+  request.peerWorld = c.worldRankOfSource(source);
   request.tag = tag;
   request.context = c.p2pContext();
   request.transient = true;

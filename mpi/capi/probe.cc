@@ -73,7 +73,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
       setProcNull(status);
       return MPI_SUCCESS;
     }
-    c.world().engine().probe(c.p2pContext(), source, tag, status, source >= 0 ? c.worldRankOf(source) : -1);
+    c.world().engine().probe(c.p2pContext(), source, tag, status, c.worldRankOfSource(source));
     return MPI_SUCCESS;
   });
 }
@@ -111,8 +111,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_St
       setProcNull(status);
       return MPI_SUCCESS;
     }
-    auto incoming =
-        c.world().engine().mprobe(c.p2pContext(), source, tag, status, source >= 0 ? c.worldRankOf(source) : -1);
+    auto incoming = c.world().engine().mprobe(c.p2pContext(), source, tag, status, c.worldRankOfSource(source));
     *message = (new MatchedMessage(c, std::move(incoming)))->handle();
     return MPI_SUCCESS;
   });

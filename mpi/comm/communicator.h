@@ -41,6 +41,9 @@ class Communicator {
   int size() const { return group_->size(); }
   Group& group() { return *group_; }
   int worldRankOf(int rank) const { return group_->worldRankOf(rank); }
+  // A receive's or probe's source in world ranks; -1 for MPI_ANY_SOURCE and MPI_PROC_NULL
+  // (no one peer to wait on).
+  int worldRankOfSource(int source) const { return source >= 0 ? worldRankOf(source) : -1; }
   int contextId() const { return contextId_; }
   int p2pContext() const { return 2 * contextId_; }
   int collectiveContext() const { return 2 * contextId_ + 1; }

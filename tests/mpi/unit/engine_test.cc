@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mock_world.h"
+#include "mpi/core/mock_fabric.h"
 #include "mpi/datatype/constructors.h"
 
 using namespace zmpi::mpi;
@@ -48,39 +49,39 @@ TEST_CASE("a small standard send is one eager message carrying envelope and payl
   CHECK(between(network->sent(), 1, 0).empty());
 }
 
+// The spin policy is set before a world's progress thread starts (which reads it), so these
+// tests set it on an engine of their own: no world, no progress thread.
 TEST_CASE("a spin yields after every poll when oversubscribed; ZMPI_YIELD_WHEN_IDLE overrides", "[engine][mock]") {
-  runMockWorlds(1, [](World& world) {
-    Engine& engine = world.engine();
-    CHECK(engine.pollsPerYield() > 1);  // mock worlds never oversubscribe a host
-    engine.setSpinPolicy(true, true);
-    CHECK(engine.pollsPerYield() == 1);
-    engine.setSpinPolicy(false, true);
-    const unsigned bound = engine.pollsPerYield();
-    engine.setSpinPolicy(false, false);
-    CHECK(engine.pollsPerYield() < bound);  // an unbound rank may share a CPU with its peer
-    ::setenv("ZMPI_YIELD_WHEN_IDLE", "0", 1);
-    engine.setSpinPolicy(true, true);
-    CHECK(engine.pollsPerYield() == bound);
-    ::setenv("ZMPI_YIELD_WHEN_IDLE", "1", 1);
-    engine.setSpinPolicy(false, true);
-    CHECK(engine.pollsPerYield() == 1);
-    ::unsetenv("ZMPI_YIELD_WHEN_IDLE");
-  });
+  MockFabric fabric(std::make_shared<MockNetwork>(1), 0);
+  Engine engine(0, 1, 0, fabric);
+  CHECK(engine.pollsPerYield() > 1);  // mock worlds never oversubscribe a host
+  engine.setSpinPolicy(true, true);
+  CHECK(engine.pollsPerYield() == 1);
+  engine.setSpinPolicy(false, true);
+  const unsigned bound = engine.pollsPerYield();
+  engine.setSpinPolicy(false, false);
+  CHECK(engine.pollsPerYield() < bound);  // an unbound rank may share a CPU with its peer
+  ::setenv("ZMPI_YIELD_WHEN_IDLE", "0", 1);
+  engine.setSpinPolicy(true, true);
+  CHECK(engine.pollsPerYield() == bound);
+  ::setenv("ZMPI_YIELD_WHEN_IDLE", "1", 1);
+  engine.setSpinPolicy(false, true);
+  CHECK(engine.pollsPerYield() == 1);
+  ::unsetenv("ZMPI_YIELD_WHEN_IDLE");
 }
 
 TEST_CASE("a rank without same-host peers does not spin, unless ZMPI_SPIN_US names a spin", "[engine][mock]") {
-  runMockWorlds(1, [](World& world) {
-    Engine& engine = world.engine();
-    CHECK(engine.spinTime() == std::chrono::microseconds(50));  // the default, with fast peers
-    ::setenv("ZMPI_SPIN_US", "70", 1);
-    engine.setSpinPolicy(false, true, false);
-    CHECK(engine.spinTime() == std::chrono::microseconds(50));  // named: kept (read at start-up)
-    ::unsetenv("ZMPI_SPIN_US");
-    engine.setSpinPolicy(false, true, true);
-    CHECK(engine.spinTime() == std::chrono::microseconds(50));
-    engine.setSpinPolicy(false, true, false);
-    CHECK(engine.spinTime().count() == 0);
-  });
+  MockFabric fabric(std::make_shared<MockNetwork>(1), 0);
+  Engine engine(0, 1, 0, fabric);
+  CHECK(engine.spinTime() == std::chrono::microseconds(50));  // the default, with fast peers
+  ::setenv("ZMPI_SPIN_US", "70", 1);
+  engine.setSpinPolicy(false, true, false);
+  CHECK(engine.spinTime() == std::chrono::microseconds(50));  // named: kept (read at start-up)
+  ::unsetenv("ZMPI_SPIN_US");
+  engine.setSpinPolicy(false, true, true);
+  CHECK(engine.spinTime() == std::chrono::microseconds(50));
+  engine.setSpinPolicy(false, true, false);
+  CHECK(engine.spinTime().count() == 0);
 }
 
 TEST_CASE("a large send waits for the receiver: Rts, Cts, then Data", "[engine][mock]") {
