@@ -402,13 +402,13 @@ bool ShmOutbox::send(const WireHeader& header, zmq::message_t&& payload) {
   return wantsDoorbell();
 }
 
-bool ShmOutbox::flush() {
+bool ShmOutbox::flush(bool* wroteAny) {
   std::deque<Pending> written;  // released after the lock: a frame's release may send
   bool ring = false;
+  bool wrote = false;
   {
     std::lock_guard lock(mutex_);
     if (queued_.empty()) return false;
-    bool wrote = false;
     while (!queued_.empty()) {
       Pending& next = queued_.front();
       const bool hadHeader = next.headerWritten;
@@ -424,6 +424,7 @@ bool ShmOutbox::flush() {
     anyQueued_.store(!queued_.empty(), std::memory_order_relaxed);
     ring = wrote && wantsDoorbell();
   }
+  if (wroteAny != nullptr) *wroteAny = wrote;
   return ring;
 }
 

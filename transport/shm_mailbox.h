@@ -111,8 +111,9 @@ class ShmOutbox {
   // and false returned: the caller sends it the general way. No WireHeader is built.
   // `ring` says whether the caller must ring the receiver's doorbell.
   bool trySendCompact(uint16_t kind, const void* envelope, const void* payload, std::size_t bytes, bool& ring);
-  // Writes queued fragments; returns true if the doorbell should be rung.
-  bool flush();
+  // Writes queued fragments; returns true if the doorbell should be rung. `wroteAny`, if
+  // given, says whether any fragment went into the ring.
+  bool flush(bool* wroteAny = nullptr);
   bool hasQueued();
   // The receiver's last ShmInbox::publishCredit for us (a load of its cache line).
   uint64_t credit() const;

@@ -75,7 +75,9 @@ class Fabric {
   // --- the same-host fast path (shared memory); fabrics without one keep the defaults ---
   // Delivers every message already waiting in shared memory, without blocking; any thread
   // may call it (one drains at a time). A small message sent by trySendCompact goes to
-  // `deliverCompact` as it lies. Returns how many were delivered.
+  // `deliverCompact` as it lies. Also writes what our sends left queued for a full ring, as
+  // far as the rings now have room. Returns how many messages were delivered, plus one if
+  // queued fragments were written.
   virtual std::size_t pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver,
                                transport::FunctionRef<void(const transport::CompactMessage&)> deliverCompact) {
     return 0;
@@ -87,6 +89,8 @@ class Fabric {
   virtual bool hasFastData() { return false; }
   // Writes messages that did not fit into a full ring; true while some are still queued.
   virtual bool flushQueued() { return false; }
+  // Whether some are still queued, without writing them.
+  virtual bool hasQueued() { return false; }
   // Where the payload of an incoming message should be written, asked by a fast path that
   // reassembles long messages from pieces (ShmInbox::Placement): a buffer of at least
   // header.payloadBytes, or null. A message so placed arrives with `placed` set. Set once,

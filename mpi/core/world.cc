@@ -215,8 +215,10 @@ void World::progressLoop() {
   while (!stopping_.load()) {
     try {
       PollRegistration& polling = engine_->pollRegistration();
-      std::size_t work = polling.userSpinning() ? 0 : engine_->pollOnce();
-      const bool queued = fabric_->flushQueued();
+      // A spinning user thread also writes what is queued for full rings (pollFast).
+      const bool userSpinning = polling.userSpinning();
+      std::size_t work = userSpinning ? 0 : engine_->pollOnce();
+      const bool queued = userSpinning ? fabric_->hasQueued() : fabric_->flushQueued();
       bool zmqWork = false;
       if (auto message = fabric_->receive(std::chrono::milliseconds(0))) {
         deliver(std::move(*message));

@@ -72,6 +72,7 @@ class ZmqFabric : public Fabric {
   void leavePolling() override;
   bool hasFastData() override;
   bool flushQueued() override;
+  bool hasQueued() override;
   void setPlacement(const Placement& placement) override;
   // Same-host peers: through the credit counters of the shared-memory rings.
   bool publishConsumed(int worldRank, uint64_t total) override;
@@ -138,6 +139,9 @@ class ZmqFabric : public Fabric {
   // outboxes_[r].get() once created, read without sendersMutex_ on the send path (an
   // outbox lives until close(), after the last send).
   std::unique_ptr<std::atomic<transport::ShmOutbox*>[]> readyOutboxes_;
+  // Set when a send left fragments queued for a full ring, cleared by the poll that finds
+  // none left (see pollFast): a waiting thread looks at the outboxes only after such a send.
+  std::atomic<bool> fragmentsQueued_{false};
   std::mutex loopbackMutex_;
   std::deque<transport::WireMessage> loopback_;
   std::atomic<uint64_t> implausible_{0};

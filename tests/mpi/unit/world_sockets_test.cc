@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "mock_world.h"
 #include "mpi/core/cpu_binding.h"
@@ -184,6 +185,36 @@ TEST_CASE("a rank with same-host and remote peers spins only while it waits on a
     }
   });
   ::unsetenv("ZMPI_SPIN_US");
+}
+
+TEST_CASE("a thread waiting on an exchange writes the fragments its sends left queued for a full ring",
+          "[world][sockets]") {
+  // Two same-host ranks each send a message 16 rings long to the other and wait on both.
+  // While a user thread spins, its progress thread leaves the rings -- and the outboxes --
+  // to it; so the spin itself must write the rest of its message as the peer drains: the
+  // spin (10 s) ends with both done, not by timing out.
+  ::unsetenv("ZMPI_TRANSPORT");
+  ::setenv("ZMPI_SHM_RING_BYTES", "65536", 1);
+  ::setenv("ZMPI_SPIN_US", "10000000", 1);
+  constexpr size_t kBytes = 16 * 65536 + 3;
+  runSocketWorlds(2, {"a", "a"}, [&](World& world) {
+    const int peer = 1 - world.rank();
+    std::vector<char> out(kBytes, static_cast<char>('a' + world.rank()));
+    std::vector<char> in(kBytes);
+    auto recv = makeRequest(world, Request::Kind::Recv, in.data(), kBytes, peer, 3);
+    auto send = makeRequest(world, Request::Kind::Send, out.data(), kBytes, peer, 3);
+    Engine& engine = world.engine();
+    engine.startRecv(*recv);
+    engine.startSend(*send);
+    const bool inSpin = engine.spinUntil([&] { return recv->done.load() && send->done.load(); });
+    engine.wait(*recv);
+    engine.wait(*send);
+    RANK_CHECK(world.pathTo(peer) == "shm");
+    RANK_CHECK(inSpin);
+    RANK_CHECK(in.front() == 'a' + peer && in.back() == 'a' + peer);
+  });
+  ::unsetenv("ZMPI_SPIN_US");
+  ::unsetenv("ZMPI_SHM_RING_BYTES");
 }
 
 TEST_CASE("a world whose peers never come fails at start-up naming the missing ranks", "[world][sockets]") {
