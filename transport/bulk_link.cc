@@ -20,6 +20,8 @@
 
 #include "transport/errors.h"
 #include "transport/log.h"
+#include "transport/sched_slice.h"
+#include "transport/spin_gate.h"
 
 namespace zmpi::transport {
 namespace {
@@ -119,7 +121,9 @@ BulkLink::BulkLink(uint64_t jobHash, int rank, int worldSize, const bulk::Key& k
       key_(key),
       connectTimeout_(environmentMs("ZMPI_BULK_CONNECT_MS", 5000)),
       handshakeTimeout_(environmentMs("ZMPI_BULK_HANDSHAKE_MS", 10000)),
-      spinTime_(environmentUs("ZMPI_BULK_SPIN_US", 200)) {
+      spinTime_(environmentUs("ZMPI_BULK_SPIN_US", 200)),
+      slice_(environmentUs("ZMPI_BULK_SLICE_US", 0)),
+      contested_(environmentUs("ZMPI_BULK_CONTESTED_US", 0)) {
   for (int r = 0; r < worldSize; ++r) peers_.push_back(std::make_unique<Peer>());
   wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wakeFd_ < 0) throw TransportError(errnoText("eventfd for the bulk link"));
@@ -368,6 +372,12 @@ void BulkLink::run() {
   std::vector<pollfd> fds;
   std::vector<int> outPeers;  // the peer of each outgoing entry in fds
   auto lastBusy = std::chrono::steady_clock::now() - std::chrono::hours(1);
+  // Beside busy processes, a payload read or written in one turn on the CPU (see slice_).
+  if (slice_.count() > 0 && !requestSchedSlice(slice_)) {
+    logger->debug("bulk link: no {} us scheduler slice for the I/O thread", slice_.count());
+  }
+  SpinGate gate({.contested = contested_});
+  bool spinning = false;  // a spin is under way (for the gate: did it run its course?)
   while (!stopping_.load()) {
     fds.clear();
     outPeers.clear();
@@ -391,14 +401,25 @@ void BulkLink::run() {
     }
     // While a frame is under way in either direction, poll without sleeping for a while:
     // on a VM a sleeping reader costs the writer an inter-processor wake-up per segment.
+    // Not while the CPU is contested (the gate): there each yield gives it away for a
+    // whole time slice of a busy process.
     bool busy = false;
     for (auto& in : incoming_) busy |= in->state == Incoming::State::Payload;
     for (std::size_t i = 2 + incoming_.size(); i < fds.size(); ++i) busy |= (fds[i].events & POLLOUT) != 0;
     if (busy) lastBusy = now;
-    const bool spin = now - lastBusy < spinTime_;
+    const bool wantSpin = now - lastBusy < spinTime_;
+    const bool spin = wantSpin && gate.allows(now);
+    if (spinning && !wantSpin && gate.allows(now)) gate.spinEnded();  // ran its course
+    spinning = spin;
     int ready = ::poll(fds.data(), fds.size(), spin ? 0 : timeout);
     if (ready == 0 && spin) {
+      // Timed: a yield that kept us off the CPU for long means other threads want it.
+      const auto before = std::chrono::steady_clock::now();
+      const auto pause = gate.pause();
       std::this_thread::yield();
+      if (gate.yielded(before, std::chrono::steady_clock::now())) {
+        logger->trace("bulk link: CPU contested, not spinning for {} ms", pause.count());
+      }
       continue;
     }
     if (ready < 0 && errno != EINTR) {

@@ -107,6 +107,18 @@ class BulkLink {
   // segments halved the bandwidth (every wake-up of the other vCPU is an exit to the
   // hypervisor); Open MPI's tcp BTL never sleeps while it waits.
   std::chrono::microseconds spinTime_;
+  // The I/O thread's scheduler time slice (ZMPI_BULK_SLICE_US; 0, the default: the
+  // kernel's, ~1.4 ms here), on kernels with per-thread slices (EEVDF, Linux >= 6.12): beside
+  // busy processes the default slice had the reader switched out mid-payload for another
+  // process's whole turn; with 10 ms and the gate below, 1 MiB forced-tcp beside two busy
+  // loops took 0.6 ms instead of 7.2 (bench/CURVE.md). Only with the gate: a yielding spinner
+  // with a long slice gives the CPU away for that long each time (10-15 ms a message). Both
+  // are opt-in until the many-frames slowdown under TSan and heavy load is understood
+  // (transport/README.md, "Under CPU load").
+  std::chrono::microseconds slice_;
+  // A yield of the spin longer than this pauses spinning (ZMPI_BULK_CONTESTED_US; 0, the
+  // default: never; 200 measured), see spin_gate.h.
+  std::chrono::microseconds contested_;
   int listenFd_ = -1;
   int wakeFd_ = -1;  // eventfd: a queued write, or stop
   Handlers handlers_;
