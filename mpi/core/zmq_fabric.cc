@@ -429,15 +429,9 @@ std::size_t ZmqFabric::pollFast(transport::FunctionRef<void(transport::WireMessa
   // send that queues meanwhile sets it again.
   std::size_t wrote = 0;
   if (fragmentsQueued_.load(std::memory_order_relaxed) && fragmentsQueued_.exchange(false, std::memory_order_acq_rel)) {
-    bool still = false;
-    for (std::size_t r = 0; r < paths_.size(); ++r) {
-      transport::ShmOutbox* outbox = readyOutboxes_[r].load(std::memory_order_acquire);
-      if (outbox == nullptr || !outbox->hasQueued()) continue;
-      bool progressed = false;
-      if (outbox->flush(&progressed)) ringDoorbell(static_cast<int>(r));
-      if (outbox->hasQueued()) still = true;
-      if (progressed) wrote = 1;  // a ring still full is no work: the spin yields as it would
-    }
+    bool progressed = false;
+    const bool still = flushOutboxes(progressed);
+    wrote = progressed ? 1 : 0;  // a ring still full is no work: the spin yields as it would
     if (still) fragmentsQueued_.store(true, std::memory_order_release);
   }
   return wrote +
@@ -501,15 +495,18 @@ bool ZmqFabric::hasQueued() {
 }
 
 bool ZmqFabric::flushQueued() {
+  bool progressed = false;
+  return flushOutboxes(progressed);
+}
+
+bool ZmqFabric::flushOutboxes(bool& progressed) {
   bool stillQueued = false;
-  for (size_t r = 0; r < outboxes_.size(); ++r) {
-    transport::ShmOutbox* outbox;
-    {
-      std::lock_guard lock(sendersMutex_);
-      outbox = outboxes_[r].get();
-    }
-    if (!outbox) continue;
-    if (outbox->flush()) ringDoorbell(static_cast<int>(r));
+  for (std::size_t r = 0; r < paths_.size(); ++r) {
+    transport::ShmOutbox* outbox = readyOutboxes_[r].load(std::memory_order_acquire);
+    if (outbox == nullptr || !outbox->hasQueued()) continue;
+    bool wrote = false;
+    if (outbox->flush(&wrote)) ringDoorbell(static_cast<int>(r));
+    progressed |= wrote;
     stillQueued |= outbox->hasQueued();
   }
   return stillQueued;

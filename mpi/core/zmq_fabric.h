@@ -123,6 +123,9 @@ class ZmqFabric : public Fabric {
   int rank_;
   int size_;
   std::string myHost_;
+  // Writes what every outbox holds queued, as far as the rings have room; `progressed`
+  // says whether anything went in. Returns whether some is still queued.
+  bool flushOutboxes(bool& progressed);
   std::string ipcPath_;
   std::string maxPath_;        // ZMPI_TRANSPORT
   std::size_t zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT
