@@ -2,15 +2,28 @@
 # Static analysis of every zmpi source: clang-tidy (config: .clang-tidy and the lighter
 # tests/.clang-tidy) and cppcheck (config: .cppcheck-suppressions, .cppcheck-mpi.cfg), both
 # over the compile commands of a build.
-#   scripts/lint.sh [BUILD_DIR]     default build/; needs BUILD_DIR/compile_commands.json
+#   scripts/lint.sh [--since REV] [BUILD_DIR]
+#                                   default build/; needs BUILD_DIR/compile_commands.json of a
+#                                   build configured without CMAKE_UNITY_BUILD (a unity build's
+#                                   database names its unity_N sources, not the files)
 # Checked: every .c/.cc file of the repository that the build compiles, and the project
 # headers they include. Not checked: generated code (build/**/*.pb.{h,cc}, the ABI stubs
 # build/mpi/generated_stubs.cc) and system headers.
+# --since REV: clang-tidy checks only the sources that differ from commit REV (committed or
+# not) and those that include, directly or not, a header or .proto that differs; all of them
+# when REV is not in the history (a shallow clone) or when the checks themselves may differ
+# (a .clang-tidy, this script, a CMake file). cppcheck always checks everything (a minute).
+# CI passes the commit of .ci/lint-baseline, the last one at which the whole tree was clean.
 # Each tool runs over the files ZMPI_JOBS at a time (default 2). Exits non-zero if either
 # tool reports anything; the findings are printed as file:line: warning: ... [check].
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
+since=
+if [[ ${1:-} == --since ]]; then
+  since=${2:?"lint: --since needs a commit"}
+  shift 2
+fi
 build=$(realpath -m "${1:-build}")
 jobs=${ZMPI_JOBS:-2}
 db=$build/compile_commands.json
@@ -57,6 +70,19 @@ with open(os.path.join(work, "files"), "w") as out:
     out.writelines(f + "\n" for f in sorted(seen, key=os.path.getsize, reverse=True))
 EOF
 nfiles=$(wc -l <"$work/files")
+# clang-tidy's share of them (all, or with --since the ones a change can affect).
+cp "$work/files" "$work/tidy-files"
+if [[ -n $since ]]; then
+  if ! git rev-parse --verify --quiet "${since}^{commit}" >/dev/null; then
+    echo "lint: ${since} is not in this clone's history: clang-tidy checks every file"
+  else
+    git diff --name-only "$since" -- . >"$work/changed"
+    git ls-files --others --exclude-standard >>"$work/changed"
+    python3 scripts/lint_affected.py "$root" "$work/files" "$work/changed" >"$work/tidy-files" || exit 2
+    echo "lint: clang-tidy checks the $(wc -l <"$work/tidy-files") of ${nfiles} files that changes since ${since:0:12} can affect"
+  fi
+fi
+ntidy=$(wc -l <"$work/tidy-files")
 
 # The generated protobuf headers must exist before anything that includes them is parsed.
 # Only the missing ones are generated: with all of them there (scripts/test.sh makes them
@@ -73,7 +99,9 @@ status=0
 # ZMPI_LINT_TOOLS picks the tools (default both), e.g. ZMPI_LINT_TOOLS=cppcheck.
 tools=${ZMPI_LINT_TOOLS:-clang-tidy cppcheck}
 
-if [[ " $tools " == *" clang-tidy "* ]]; then
+if [[ " $tools " == *" clang-tidy "* ]] && ((ntidy == 0)); then
+  echo "lint: clang-tidy has nothing to check"
+elif [[ " $tools " == *" clang-tidy "* ]]; then
   start=$SECONDS
   # One process per file (largest first, so the -j slots end together), each writing its
   # own report (a failure without a finding, e.g. a crash, is reported with its stderr);
@@ -87,7 +115,7 @@ if [[ " $tools " == *" clang-tidy "* ]]; then
     { time "$clang_tidy" --quiet -p "$work" --extra-arg=-Wno-unknown-warning-option --extra-arg=-Wno-c2y-extensions "$1" >"$out" 2>"$err"; } 2>"$work/times/$name"
     rc=$?; echo "$1" >>"$work/times/$name"
     if [ $rc -ne 0 ] && [ ! -s "$out" ]; then { echo "clang-tidy exit status $rc on $1"; cat "$err"; } >"$out"; fi' \
-    bash {} <"$work/files"
+    bash {} <"$work/tidy-files"
   # A finding in a header is reported by every file that includes it: print each once
   # (a finding is its "file:line:col: warning|error:" line and the notes up to the next).
   awk '/^\/.*: (warning|error): |^clang-tidy exit status/ { show = !seen[$0]++; if (show) n++ }
@@ -96,10 +124,10 @@ if [[ " $tools " == *" clang-tidy "* ]]; then
   cat "$work/tidy.out"
   grep -q '' "$work/tidy.out" && status=1
   # (times/NAME: the "user system" CPU seconds, then the file)
-  awk -v root="$root/" 'FNR == 1 { cpu = $1 + $2 } FNR == 2 { sub(root, ""); printf "%.1f %s\n", cpu, $0 }' \
-    "$work"/times/* | sort -rn >"$work/times.out"
+  find "$work/times" -type f -exec awk -v root="$root/" 'FNR == 1 { cpu = $1 + $2 } FNR == 2 { sub(root, ""); printf "%.1f %s\n", cpu, $0 }' {} + |
+    sort -rn >"$work/times.out"
   cpu=$(awk '{ total += $1 } END { printf "%.0f", total }' "$work/times.out")
-  echo "lint: clang-tidy checked ${nfiles} files in $((SECONDS - start)) s (${cpu} s of CPU); the slowest, in CPU s:"
+  echo "lint: clang-tidy checked ${ntidy} files in $((SECONDS - start)) s (${cpu} s of CPU); the slowest, in CPU s:"
   head -5 "$work/times.out" | sed 's/^/  /'
 fi
 

@@ -5,12 +5,16 @@
 #   2. build/: configure, build, ctest; the 3-host network-namespace test 5 times in a
 #      row; then the hang-prone tests (label "hang") again, ZMPI_HANG_REPEAT times in a
 #      row (default 20; 0 skips);
-#   3. lint: clang-tidy and cppcheck over every source of build/ (scripts/lint.sh), in the
-#      background at idle CPU priority from the configuration of build/; its stage comes
-#      last and waits for it;
+#   3. lint: clang-tidy and cppcheck (scripts/lint.sh) from build-lint/ (build/'s
+#      configuration without the unity build), in the background at idle CPU priority; its
+#      stage comes last and waits for it. clang-tidy checks what changed since the commit in
+#      .ci/lint-baseline (ZMPI_LINT_ALL=1: everything), cppcheck everything;
 #   4. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan; with clang, also the libFuzzer
 #      targets, each run for a bounded time in its suite unless ZMPI_SKIP_FUZZ=1) and
-#      build-tsan (TSan), each built and tested on its own.
+#      build-tsan (TSan), each built and tested on its own, without the tests labelled
+#      release-only (and, under TSan, shapes): tests/CMakeLists.txt says why.
+# Every tree is a unity build (CMAKE_UNITY_BUILD: a few sources compiled as one, so the
+# system headers are parsed once per batch): about 40% less compile time.
 # Every stage runs even if an earlier one failed (a target that does not compile is
 # reported, and everything else is still built and tested); the exit status is non-zero
 # if anything failed. ZMPI_JOBS sets the parallelism (default 2).
@@ -78,27 +82,24 @@ run_tests() {
 # A test that needs the retry is a bug to fix, not noise: ctest prints it as failed first.
 attempts=${ZMPI_TEST_ATTEMPTS:-2}
 
-# run_tests_with DIR VAR=VALUE...: run_tests with those variables set for ctest only.
+# run_tests_with DIR EXCLUDED_LABELS VAR=VALUE...: run_tests without the tests of those
+# labels (a regular expression), with the variables set for ctest only.
 run_tests_with() {
-  local dir=$1
-  shift
-  (export "$@" && run_tests "$dir" --repeat "until-pass:${attempts}" -LE multihost)
+  local dir=$1 excluded=$2
+  shift 2
+  (export "$@" && run_tests "$dir" --repeat "until-pass:${attempts}" -LE "$excluded")
 }
 
-# build_and_test DIR LABEL [VAR=VALUE...] -- [cmake options...]
+# build_and_test DIR LABEL EXCLUDED_LABELS [VAR=VALUE...] -- [cmake options...]
 build_and_test() {
-  local dir=$1 label=$2
-  shift 2
+  local dir=$1 label=$2 excluded=$3
+  shift 3
   local envs=()
   while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done
   shift || true
   stage "configure ${dir}" configure "$dir" "$@" || return 1
   stage "build ${dir}" build "$dir"
-  if ((${#envs[@]} > 0)); then
-    stage "tests ${label}" run_tests_with "$dir" "${envs[@]}"
-  else
-    stage "tests ${label}" run_tests "$dir" --repeat "until-pass:${attempts}" -LE multihost
-  fi
+  stage "tests ${label}" run_tests_with "$dir" "$excluded" "${envs[@]}"
 }
 
 # Static analysis (scripts/lint.sh): clang-tidy (.clang-tidy) and cppcheck
@@ -110,11 +111,15 @@ build_and_test() {
 # other, for timeouts, for the network). Its stage comes last and says how long the run
 # waited for it; scripts/lint.sh's own lines say how long it ran.
 lint_pid=
-lint_log=$root/build/lint.log
+lint_log=$root/build-lint/lint.log
+lint_since=()
+if [[ ${ZMPI_LINT_ALL:-0} != 1 && -f .ci/lint-baseline ]]; then
+  lint_since=(--since "$(grep -v '^#' .ci/lint-baseline | head -1)")
+fi
 start_lint() {
   local idle=(chrt --idle 0)
   "${idle[@]}" true 2>/dev/null || idle=(nice -n 19)
-  "${idle[@]}" bash scripts/lint.sh build >"$lint_log" 2>&1 &
+  "${idle[@]}" bash scripts/lint.sh "${lint_since[@]}" build-lint >"$lint_log" 2>&1 &
   lint_pid=$!
   echo "=== lint (clang-tidy, cppcheck): running in the background (${idle[*]}), output at the end"
 }
@@ -146,23 +151,28 @@ finish_lint() {
 # -O2 with line tables only (-g1): a quarter less compile time than -g, and a report or a
 # backtrace still names file and line.
 release_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
-if stage "configure build" configure build "${release_flags[@]}"; then
-  # The lint needs only the compile commands and the generated protobuf headers: it starts
-  # before the build and takes the cycles the build leaves (link steps, the last objects).
-  if [[ -f build/build.ninja ]]; then
-    mapfile -t generated < <(ninja -C build -t targets all | sed -n 's/^\([^:/][^:]*\.pb\.h\): .*/\1/p')
-    ((${#generated[@]} == 0)) || ninja -C build "${generated[@]}" >/dev/null
-    start_lint
-  fi
+unity=(-DCMAKE_UNITY_BUILD=ON)
+# The lint needs the compile commands of the sources themselves (a unity build's commands name its
+# batches) and the generated protobuf headers: build-lint/ is build/'s configuration without
+# the unity build, never built. The lint starts before the build and takes the cycles the
+# build leaves (link steps, the last objects).
+if configure build-lint "${release_flags[@]}" -DCMAKE_UNITY_BUILD=OFF >/dev/null && [[ -f build-lint/build.ninja ]]; then
+  mapfile -t generated < <(ninja -C build-lint -t targets all | sed -n 's/^\([^:/][^:]*\.pb\.h\): .*/\1/p')
+  ((${#generated[@]} == 0)) || ninja -C build-lint "${generated[@]}" >/dev/null
+  start_lint
+else
+  echo "test.sh: configuring build-lint failed: no lint" >&2
+  failed+=("configure build-lint")
+fi
+if stage "configure build" configure build "${release_flags[@]}" "${unity[@]}"; then
   stage "build build" build build
-  [[ -n $lint_pid ]] || start_lint
   stage "tests (RelWithDebInfo)" run_tests build --repeat "until-pass:${attempts}" -LE multihost
 fi
 
 # The 3-host network-namespace test (root only; skipped with a notice otherwise) runs on
-# its own, 5 times in a row: it must pass repeatably, not once in a while.
+# its own, 3 times in a row: it must pass repeatably, not once in a while.
 if [[ -f build/CTestTestfile.cmake ]]; then
-  stage "multihost netns x5" run_tests build -L multihost --repeat until-fail:5
+  stage "multihost netns x3" run_tests build -L multihost --repeat until-fail:3
 fi
 if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
   stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
@@ -180,7 +190,7 @@ pch=(-DZMPI_PCH=ON)
 # tree instead of a GCC ASan tree and a clang fuzz tree: every library carries libFuzzer's
 # coverage instrumentation (cheap), and its suite runs each fuzz target (label "fuzz") for
 # ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository, among the other tests.
-asan_options=(-DZMPI_SANITIZE=address "${sanitizer_flags[@]}" "${pch[@]}")
+asan_options=(-DZMPI_SANITIZE=address "${sanitizer_flags[@]}" "${pch[@]}" "${unity[@]}")
 fuzz=0
 if command -v clang++ >/dev/null; then
   asan_options+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
@@ -191,13 +201,13 @@ if command -v clang++ >/dev/null; then
 fi
 
 if [[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  build_and_test build-asan "(ASan+UBSan$( ((fuzz)) && echo ", libFuzzer"))" ASAN_OPTIONS="detect_leaks=1" \
+  build_and_test build-asan "(ASan+UBSan$( ((fuzz)) && echo ", libFuzzer"))" "multihost|release-only" ASAN_OPTIONS="detect_leaks=1" \
     UBSAN_OPTIONS="print_stacktrace=1" -- "${asan_options[@]}"
   # libzmq is not instrumented: tests/tsan.supp ignores its own memory accesses, and
   # transport/tsan_annotations.h states the order it gives zmpi's (its hand-overs).
-  build_and_test build-tsan "(TSan)" \
+  build_and_test build-tsan "(TSan)" "multihost|release-only|shapes" \
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=${root}/tests/tsan.supp" \
-    -- -DZMPI_SANITIZE=thread "${sanitizer_flags[@]}" "${pch[@]}"
+    -- -DZMPI_SANITIZE=thread "${sanitizer_flags[@]}" "${pch[@]}" "${unity[@]}"
 elif ((fuzz)); then
   # The sanitizer suites skipped: only the fuzz targets are built and run.
   fuzz_only() {

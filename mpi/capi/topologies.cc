@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mpi/capi/entry.h"
+#include "mpi/capi/int_array_args.h"
 #include "mpi/capi/validate.h"
 #include "mpi/topo/cartesian.h"
 #include "mpi/topo/create.h"
@@ -14,25 +15,13 @@ using namespace zmpi::mpi::capi;
 
 namespace {
 
-std::vector<int> intArray(const int* values, int n, const char* name) {
-  if (n > 0) pointerArg(values, name);
-  return n > 0 ? std::vector<int>(values, values + n) : std::vector<int>{};
-}
-
 CartesianTopology gridArg(int ndims, const int dims[], const int periods[]) {
   if (ndims < 0) fail(MPI_ERR_DIMS, "ndims " + std::to_string(ndims) + " is negative");
   CartesianTopology grid;
-  grid.dims = intArray(dims, ndims, "dims");
-  for (int p : intArray(periods, ndims, "periods")) grid.periods.push_back(p != 0);
+  grid.dims = intArrayArg(dims, ndims, "dims");
+  for (int p : intArrayArg(periods, ndims, "periods")) grid.periods.push_back(p != 0);
   gridSize(grid.dims);  // every extent positive
   return grid;
-}
-
-// Copies min(n, available) values; MPI says the caller's arrays are at least that long.
-void copyOut(const std::vector<int>& values, int max, int* out, const char* name) {
-  const int n = std::min(max, static_cast<int>(values.size()));
-  if (n > 0) pointerArg(out, name);
-  std::copy_n(values.begin(), std::max(n, 0), out);
 }
 
 }  // namespace
@@ -42,7 +31,7 @@ extern "C" {
 int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
   return guarded("MPI_Dims_create", [&] {
     if (ndims < 0) fail(MPI_ERR_DIMS, "ndims " + std::to_string(ndims) + " is negative");
-    std::vector<int> d = intArray(dims, ndims, "dims");
+    std::vector<int> d = intArrayArg(dims, ndims, "dims");
     dimsCreate(nnodes, d);
     std::copy(d.begin(), d.end(), dims);
     return MPI_SUCCESS;
@@ -77,9 +66,9 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     Communicator& c = commArg(comm);
     const CartesianTopology& grid = cartesianOf(c);
     if (maxdims < 0) fail(MPI_ERR_ARG, "maxdims " + std::to_string(maxdims) + " is negative");
-    copyOut(grid.dims, maxdims, dims, "dims");
-    copyOut(std::vector<int>(grid.periods.begin(), grid.periods.end()), maxdims, periods, "periods");
-    copyOut(cartCoords(grid, c.rank()), maxdims, coords, "coords");
+    copyOutInts(grid.dims, maxdims, dims, "dims");
+    copyOutInts(std::vector<int>(grid.periods.begin(), grid.periods.end()), maxdims, periods, "periods");
+    copyOutInts(cartCoords(grid, c.rank()), maxdims, coords, "coords");
     return MPI_SUCCESS;
   });
 }
@@ -89,7 +78,7 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
   return guardedComm("MPI_Cart_rank", comm, [&] {
     const CartesianTopology& grid = cartesianOf(commArg(comm));
     pointerArg(rank, "rank");
-    *rank = cartRank(grid, intArray(coords, grid.ndims(), "coords"));
+    *rank = cartRank(grid, intArrayArg(coords, grid.ndims(), "coords"));
     return MPI_SUCCESS;
   });
 }
@@ -99,7 +88,7 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   return guardedComm("MPI_Cart_coords", comm, [&] {
     const CartesianTopology& grid = cartesianOf(commArg(comm));
     if (maxdims < 0) fail(MPI_ERR_ARG, "maxdims " + std::to_string(maxdims) + " is negative");
-    copyOut(cartCoords(grid, rank), maxdims, coords, "coords");
+    copyOutInts(cartCoords(grid, rank), maxdims, coords, "coords");
     return MPI_SUCCESS;
   });
 }
@@ -125,7 +114,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remainDims[], MPI_Comm* newcomm) {
     const CartesianTopology& grid = cartesianOf(c);
     pointerArg(newcomm, "newcomm");
     std::vector<bool> remain;
-    for (int r : intArray(remainDims, grid.ndims(), "remain_dims")) remain.push_back(r != 0);
+    for (int r : intArrayArg(remainDims, grid.ndims(), "remain_dims")) remain.push_back(r != 0);
     auto sub = createCartesianSub(c, remain);
     *newcomm = sub ? sub.release()->publish() : MPI_COMM_NULL;
     return MPI_SUCCESS;

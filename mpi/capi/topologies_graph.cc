@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "mpi/capi/entry.h"
+#include "mpi/capi/int_array_args.h"
 #include "mpi/capi/validate.h"
 #include "mpi/core/info.h"
 #include "mpi/topo/create.h"
@@ -12,11 +13,6 @@ using namespace zmpi::mpi;
 using namespace zmpi::mpi::capi;
 
 namespace {
-
-std::vector<int> intArray(const int* values, int n, const char* name) {
-  if (n > 0) pointerArg(values, name);
-  return n > 0 ? std::vector<int>(values, values + n) : std::vector<int>{};
-}
 
 void degreeArg(int degree, const char* name) {
   if (degree < 0) fail(MPI_ERR_ARG, std::string(name) + " " + std::to_string(degree) + " is negative");
@@ -30,13 +26,7 @@ std::vector<int> weightArray(const int* weights, int n, const char* name) {
     if (n > 0) fail(MPI_ERR_ARG, std::string(name) + " is MPI_WEIGHTS_EMPTY for " + std::to_string(n) + " edges");
     return {};
   }
-  return intArray(weights, n, name);
-}
-
-void copyOut(const std::vector<int>& values, int max, int* out, const char* name) {
-  const int n = std::min(max, static_cast<int>(values.size()));
-  if (n > 0) pointerArg(out, name);
-  std::copy_n(values.begin(), std::max(n, 0), out);
+  return intArrayArg(weights, n, name);
 }
 
 GraphTopology graphArg(int nnodes, const int index[], const int edges[]) {
@@ -83,8 +73,8 @@ ZMPI_ALIAS(MPI_Graphdims_get)
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
   return guardedComm("MPI_Graph_get", comm, [&] {
     const GraphTopology& graph = graphOf(commArg(comm));
-    copyOut(graph.index, maxindex, index, "index");
-    copyOut(graph.edges, maxedges, edges, "edges");
+    copyOutInts(graph.index, maxindex, index, "index");
+    copyOutInts(graph.edges, maxedges, edges, "edges");
     return MPI_SUCCESS;
   });
 }
@@ -103,7 +93,7 @@ ZMPI_ALIAS(MPI_Graph_neighbors_count)
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
   return guardedComm("MPI_Graph_neighbors", comm, [&] {
     const GraphTopology& graph = graphOf(commArg(comm));
-    copyOut(graphNeighbors(graph, rank), maxneighbors, neighbors, "neighbors");
+    copyOutInts(graphNeighbors(graph, rank), maxneighbors, neighbors, "neighbors");
     return MPI_SUCCESS;
   });
 }
@@ -135,8 +125,8 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sourc
     infoOrNull(info);  // hints are optional; zmpi acts on none
     pointerArg(commDistGraph, "comm_dist_graph");
     DistGraphTopology mine;
-    mine.sources = intArray(sources, indegree, "sources");
-    mine.destinations = intArray(destinations, outdegree, "destinations");
+    mine.sources = intArrayArg(sources, indegree, "sources");
+    mine.destinations = intArrayArg(destinations, outdegree, "destinations");
     mine.weighted = isWeighted(sourceweights) && isWeighted(destweights);
     if (mine.weighted) {
       mine.sourceWeights = weightArray(sourceweights, indegree, "sourceweights");
@@ -156,14 +146,14 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int 
     infoOrNull(info);  // hints are optional; zmpi acts on none
     pointerArg(commDistGraph, "comm_dist_graph");
     DistGraphEdges edges;
-    edges.sources = intArray(sources, n, "sources");
-    edges.degrees = intArray(degrees, n, "degrees");
+    edges.sources = intArrayArg(sources, n, "sources");
+    edges.degrees = intArrayArg(degrees, n, "degrees");
     int total = 0;
     for (int i = 0; i < n; ++i) {
       degreeArg(edges.degrees[static_cast<std::size_t>(i)], ("degrees[" + std::to_string(i) + "]").c_str());
       total += edges.degrees[static_cast<std::size_t>(i)];
     }
-    edges.destinations = intArray(destinations, total, "destinations");
+    edges.destinations = intArrayArg(destinations, total, "destinations");
     edges.weighted = isWeighted(weights);
     edges.weights = weightArray(weights, total, "weights");
     publish(createDistGraph(parent, edges), commDistGraph);
@@ -190,12 +180,12 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int
                               int destinations[], int destweights[]) {
   return guardedComm("MPI_Dist_graph_neighbors", comm, [&] {
     const DistGraphTopology& graph = distGraphOf(commArg(comm));
-    copyOut(graph.sources, maxindegree, sources, "sources");
-    copyOut(graph.destinations, maxoutdegree, destinations, "destinations");
+    copyOutInts(graph.sources, maxindegree, sources, "sources");
+    copyOutInts(graph.destinations, maxoutdegree, destinations, "destinations");
     if (graph.weighted && isWeighted(sourceweights))
-      copyOut(graph.sourceWeights, maxindegree, sourceweights, "sourceweights");
+      copyOutInts(graph.sourceWeights, maxindegree, sourceweights, "sourceweights");
     if (graph.weighted && isWeighted(destweights))
-      copyOut(graph.destinationWeights, maxoutdegree, destweights, "destweights");
+      copyOutInts(graph.destinationWeights, maxoutdegree, destweights, "destweights");
     return MPI_SUCCESS;
   });
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "mpi/core/error.h"
+#include "mpi/datatype/loc_pair.h"
 
 namespace zmpi::mpi {
 namespace {
@@ -28,12 +29,6 @@ struct Layout {
   int count;  // 0: the kind has no external32 form
 };
 
-template <typename Value, typename Index>
-struct Pair {
-  Value value;
-  Index index;
-};
-
 constexpr Layout one(std::size_t native, std::size_t external, Kind kind) {
   return {{{{0, native, external, kind}, {}}}, 1};
 }
@@ -45,7 +40,7 @@ constexpr Layout complexOf(std::size_t half, std::size_t external, Kind kind) {
 
 template <typename Value, typename Index = int>
 constexpr Layout pairOf(std::size_t external, Kind kind, std::size_t indexExternal = 4, Kind indexKind = Kind::Signed) {
-  using Both = Pair<Value, Index>;
+  using Both = LocPair<Value, Index>;
   return {{{{0, sizeof(Value), external, kind}, {offsetof(Both, index), sizeof(Index), indexExternal, indexKind}}}, 2};
 }
 

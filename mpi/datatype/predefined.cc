@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "mpi/abi/predefined_objects.h"
+#include "mpi/datatype/loc_pair.h"
 
 namespace zmpi::mpi {
 namespace {
@@ -19,10 +20,7 @@ Datatype* basic(MPI_Datatype handle, Primitive primitive, std::size_t bytes, con
 // A MAXLOC/MINLOC pair type {Value v; int i;} with the C compiler's padding.
 template <typename Value>
 Datatype* pair(MPI_Datatype handle, Primitive primitive, const char* name) {
-  struct Pair {
-    Value value;
-    int index;
-  };
+  using Pair = LocPair<Value>;
   auto* type = new Datatype();
   type->name = name;
   type->mutableBlocks() = {{0, sizeof(Value)}, {static_cast<std::ptrdiff_t>(offsetof(Pair, index)), sizeof(int)}};

@@ -6,19 +6,14 @@
 #include <complex>
 #include <cstddef>
 
+#include "mpi/datatype/loc_pair.h"
+
 namespace zmpi::mpi {
 namespace {
 
-// The MAXLOC/MINLOC pairs as C lays them out: {value; index}, padded to the value's alignment.
-template <typename Value, typename Index = int>
-struct Pair {
-  Value value;
-  Index index;
-};
-
 template <typename Value, typename Index = int>
 constexpr PrimitiveTraits pairTraits(const char* name) {
-  return {sizeof(Value) + sizeof(Index), sizeof(Pair<Value, Index>), name};
+  return {sizeof(Value) + sizeof(Index), sizeof(LocPair<Value, Index>), name};
 }
 
 template <typename T>

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "mpi/datatype/loc_pair.h"
 #include "mpi/datatype/primitive.h"
 
 namespace zmpi::mpi::kernels {
@@ -150,10 +151,7 @@ inline void locCombine(V x, I xi, V& y, I& yi) {
 // Pairs as C lays them out in user memory, padding included.
 template <typename V, typename I, bool IsMax>
 ZMPI_VECTORIZE void locMemory(const void* in, void* inout, std::size_t n) {
-  struct Pair {
-    V value;
-    I index;
-  };
+  using Pair = LocPair<V, I>;
   const Pair* __restrict a = static_cast<const Pair*>(in);
   Pair* __restrict b = static_cast<Pair*>(inout);
   for (std::size_t i = 0; i < n; ++i) locCombine<V, I, IsMax>(a[i].value, a[i].index, b[i].value, b[i].index);

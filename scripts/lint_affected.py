@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The sources a change can affect, for scripts/lint.sh --since.
+
+usage: lint_affected.py ROOT SOURCES CHANGED
+  SOURCES  absolute paths of the sources to choose from, one a line (lint.sh's list)
+  CHANGED  paths relative to ROOT that differ from the baseline, one a line (git diff)
+Prints the sources (absolute, in SOURCES' order) that are changed themselves or include,
+directly or through other project headers, a changed header -- a changed foo.proto counts
+as a change of the foo.pb.h generated from it. Prints every source when a change can alter
+the checks or the flags of every file: a .clang-tidy, scripts/lint.sh or this script, a
+CMakeLists.txt or a cmake/ file.
+"""
+import os
+import re
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+WHOLE_TREE = re.compile(r'(^|/)(\.clang-tidy|CMakeLists\.txt)$|^cmake/|^scripts/lint(\.sh|_affected\.py)$')
+
+
+def includes_of(path, root, cache):
+    """Project files PATH includes directly: "x.h" next to it or from the root; "x.pb.h"
+    stands for its x.proto (the generated header lives in the build tree)."""
+    if path in cache:
+        return cache[path]
+    found = []
+    try:
+        text = open(path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        text = ""
+    for name in INCLUDE.findall(text):
+        if name.endswith(".pb.h"):
+            name = name[: -len(".pb.h")] + ".proto"
+        for base in (os.path.dirname(path), root):
+            candidate = os.path.normpath(os.path.join(base, name))
+            if os.path.isfile(candidate):
+                found.append(candidate)
+                break
+    cache[path] = found
+    return found
+
+
+def main():
+    root, sources_file, changed_file = sys.argv[1:]
+    root = os.path.realpath(root)
+    sources = [line.strip() for line in open(sources_file) if line.strip()]
+    changed_rel = [line.strip() for line in open(changed_file) if line.strip()]
+    if any(WHOLE_TREE.search(path) for path in changed_rel):
+        print("\n".join(sources))
+        return
+    changed = {os.path.normpath(os.path.join(root, path)) for path in changed_rel}
+    cache = {}
+    for source in sources:
+        seen, stack = {source}, [source]
+        while stack:
+            current = stack.pop()
+            if current in changed:
+                print(source)
+                break
+            for included in includes_of(current, root, cache):
+                if included not in seen:
+                    seen.add(included)
+                    stack.append(included)
+
+
+if __name__ == "__main__":
+    main()
