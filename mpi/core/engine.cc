@@ -1,15 +1,18 @@
 #include "mpi/core/engine.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/datatype/datatype.h"
 #include "transport/log.h"
+#include "transport/process_memory.h"
 #include "transport/small_copy.h"
 #include "transport/tsan_annotations.h"
 
@@ -143,6 +146,9 @@ void Engine::startSend(Request& request) {
     }
   }
   if (!eager) {
+    // A same-host receiver may read the payload from here (readDirect) instead of asking
+    // for it; `data` (the user's buffer or the packed copy) stays until the send completes.
+    if (fabric_.singleCopyPid(peer) != 0) envelope.offset = reinterpret_cast<uintptr_t>(data);
     // The peer's Cts and our data take the bulk connection where there is one: make it
     // now, on this thread, not on the fabric's I/O thread when the Cts arrives.
     fabric_.prepareBulk(peer);
@@ -239,6 +245,40 @@ void Engine::sendData(Request& request, uint64_t recvId, bool inPieces) {
     zmq::message_t payload(data + envelope.offset, length, &Engine::releaseZeroCopy, release);
     fabric_.send(peer, makeHeader(MessageKind::Data, jobHash_, envelope, length), std::move(payload));
   } while (++n < pieces);
+}
+
+bool Engine::readDirect(Request& request, const Envelope& envelope) {
+  const int pid = fabric_.singleCopyPid(envelope.senderWorld);
+  if (pid == 0) return false;
+  const uint64_t capacity = static_cast<uint64_t>(request.count) * request.type->size();
+  const uint64_t stored = std::min(envelope.totalBytes, capacity);
+  // A contiguous receive takes the bytes in place; another type through one buffer, then
+  // unpacked (still a copy fewer than through the rings).
+  std::vector<char> staging;
+  void* target = static_cast<char*>(request.buffer) + request.type->trueLb();
+  if (!request.type->contiguous()) {
+    staging.resize(stored);
+    target = staging.data();
+  }
+  if (!transport::readProcessMemory(pid, envelope.offset, target, static_cast<std::size_t>(stored))) {
+    // Refused (permissions, a container's seccomp profile): this peer's messages take the
+    // rings from now on; this one too (nothing of it was stored that the data will not
+    // overwrite).
+    fabric_.singleCopyRefused(envelope.senderWorld, errno);
+    return false;
+  }
+  Envelope done;
+  done.senderWorld = worldRank_;
+  done.sendId = envelope.sendId;
+  reply(MessageKind::ReadDone, envelope.senderWorld, done);
+  if (!staging.empty()) {
+    unpackInto(request, staging.data(), envelope.totalBytes, envelope);  // stores `stored` bytes
+  } else {
+    setStatus(request.status, envelope.source, envelope.tag, stored,
+              envelope.totalBytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
+  }
+  complete(request);
+  return true;
 }
 
 void Engine::receiveData(Request& request, transport::WireMessage& wire, const Envelope& envelope) {
@@ -378,6 +418,7 @@ void Engine::deliver(Request& request, MessageKind kind, const Envelope& envelop
     if (request.peerWorld != envelope.senderWorld) request.peerWorld = envelope.senderWorld;
     setStatus(request.status, envelope.source, envelope.tag, 0, MPI_SUCCESS);
     request.status._ucount = envelope.totalBytes;  // until the data arrives: the size to expect
+    if (envelope.offset != 0 && readDirect(request, envelope)) return;
     Envelope cts;
     cts.context = envelope.context;
     cts.senderWorld = worldRank_;
@@ -796,6 +837,7 @@ void Engine::onMessage(transport::WireMessage&& wire) {
       });
       return;
     case MessageKind::Cts:
+    case MessageKind::ReadDone:
     case MessageKind::SyncAck:
     case MessageKind::Data: {
       Request* request = nullptr;
@@ -809,7 +851,7 @@ void Engine::onMessage(transport::WireMessage&& wire) {
             if (envelope.offset == 0 && wire.header.payloadBytes == envelope.totalBytes) awaitingData_.erase(it);
           }
         } else {
-          auto& table = kind == MessageKind::Cts ? awaitingCts_ : awaitingAck_;
+          auto& table = kind == MessageKind::SyncAck ? awaitingAck_ : awaitingCts_;
           auto it = table.find(envelope.sendId);
           if (it != table.end()) {
             request = it->second;
@@ -824,7 +866,7 @@ void Engine::onMessage(transport::WireMessage&& wire) {
       }
       if (kind == MessageKind::Cts) {
         sendData(*request, envelope.recvId, envelope.offset != 0);
-      } else if (kind == MessageKind::SyncAck) {
+      } else if (kind == MessageKind::SyncAck || kind == MessageKind::ReadDone) {
         setStatus(request->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, MPI_SUCCESS);
         complete(*request);
       } else {

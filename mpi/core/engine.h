@@ -179,6 +179,10 @@ class Engine {
   void complete(Request& request);
   // Sends the payload for a Cts, in pieces if the receiver takes them and the path asks.
   void sendData(Request& request, uint64_t recvId, bool inPieces);
+  // Reads an Rts's payload straight from its sender's buffer (same host, single copy),
+  // sends ReadDone and completes the receive; false, with nothing done, where the fabric
+  // cannot (then the receive asks for the data with a Cts).
+  bool readDirect(Request& request, const Envelope& envelope);
   // A Data message for `request` arrived: stores it, and completes the receive with its last byte.
   void receiveData(Request& request, transport::WireMessage& wire, const Envelope& envelope);
   void reply(MessageKind kind, int toWorld, const Envelope& envelope);

@@ -8,6 +8,9 @@
 //   Data       the large payload, addressed to the receive request named in the Cts; in
 //              pieces, each with its offset, if the Cts allows it and the path asks for it
 //   SyncAck    completes a synchronous send
+//   ReadDone   the receiver read the large payload of an Rts straight from the sender's
+//              buffer (same host, single copy: the Rts's `offset` said where); completes
+//              the send instead of a Cts and Data
 //   Credit     eager flow control (eager_flow.h): totalBytes is how many eager payload
 //              bytes from the addressee its sender (senderWorld) has consumed so far
 // Large messages move only once the receiver has a buffer for them, and eager ones only
@@ -29,7 +32,8 @@ enum class MessageKind : uint16_t {
   Data = 5,
   SyncAck = 6,
   Doorbell = 7,
-  Credit = 8
+  Credit = 8,
+  ReadDone = 9
 };
 
 // The ids come last: an Eager message carries none, so the second half of its envelope is
@@ -48,6 +52,8 @@ struct Envelope {
   uint64_t recvId = 0;
   // Data: where this piece of the message starts. Cts: nonzero if the receiver takes the
   // data in pieces (its buffer is contiguous, so each piece is copied where it belongs).
+  // Rts to a same-host peer: the payload's address in the sender, which the receiver may
+  // read directly (Fabric::singleCopyPid); 0: it may not.
   // (Between ordered tcp peers the fabric carries its message numbers here: ZmqFabric.)
   uint64_t offset = 0;
 };

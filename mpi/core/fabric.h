@@ -49,6 +49,13 @@ class Fabric {
   // Whether `worldRank` is reached through the same-host fast path (its messages arrive
   // through pollFast, which a waiting thread can call itself).
   virtual bool isFastPeer(int worldRank) const { return false; }
+  // The pid of `worldRank`'s process when a large message from it may be read straight
+  // from its sender's buffer (transport/process_memory.h: a same-host peer in this pid
+  // namespace, single copy not turned off, never refused by the kernel); else 0.
+  virtual int singleCopyPid(int worldRank) const { return 0; }
+  // The kernel refused a direct read from `worldRank` (errno `error`): its messages take the
+  // rings again.
+  virtual void singleCopyRefused(int worldRank, int error) {}
   // Sends a rendezvous payload (the Data message `header` announces) over a plain data
   // connection, straight from `data`, which must stay valid until `done` runs (on this
   // thread or the fabric's I/O thread, once the last byte is with the kernel). False, with

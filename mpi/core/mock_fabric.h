@@ -3,6 +3,7 @@
 // recorded (who, to whom, what, in order) and delivered through in-process queues, so
 // N worlds running as threads in one test process complete real collectives while the
 // test asserts exactly the message pattern an algorithm produced.
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -40,6 +41,15 @@ class MockNetwork {
   // before the worlds start.
   void setDataPieceBytes(std::size_t bytes) { dataPieceBytes_ = bytes; }
   std::size_t dataPieceBytes() const { return dataPieceBytes_; }
+  // Large messages between ranks are read from process `pid` as from a same-host peer
+  // (Fabric::singleCopyPid; 0: never). All ranks are threads of this process, so its own
+  // pid reads each sender's buffer; a pid the kernel refuses exercises the fallback. Set
+  // before the worlds start.
+  void setSingleCopyPid(int pid) { singleCopyPid_ = pid; }
+  int singleCopyPid() const { return singleCopyPid_; }
+  // How many direct reads the kernel refused, over all ranks.
+  void noteSingleCopyRefused() { singleCopyRefusals_.fetch_add(1, std::memory_order_relaxed); }
+  int singleCopyRefusals() const { return singleCopyRefusals_.load(std::memory_order_relaxed); }
 
   void deliver(int from, int to, const transport::WireHeader& header, zmq::message_t&& payload);
   std::optional<transport::WireMessage> take(int rank, std::chrono::milliseconds timeout);
@@ -57,11 +67,16 @@ class MockNetwork {
   std::vector<std::unique_ptr<Queue>> queues_;
   std::size_t eagerLimit_ = 0;
   std::size_t dataPieceBytes_ = 0;
+  int singleCopyPid_ = 0;
+  std::atomic<int> singleCopyRefusals_{0};
 };
 
 class MockFabric : public Fabric {
  public:
-  MockFabric(std::shared_ptr<MockNetwork> network, int rank) : network_(std::move(network)), rank_(rank) {}
+  MockFabric(std::shared_ptr<MockNetwork> network, int rank)
+      : network_(std::move(network)),
+        rank_(rank),
+        refused_(std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(network_->size()))) {}
   void send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) override {
     network_->deliver(rank_, worldRank, header, std::move(payload));
   }
@@ -74,12 +89,20 @@ class MockFabric : public Fabric {
   std::size_t dataPieceBytes(int worldRank) const override {
     return worldRank == rank_ ? 0 : network_->dataPieceBytes();
   }
+  int singleCopyPid(int worldRank) const override {
+    return worldRank == rank_ || refused_[static_cast<std::size_t>(worldRank)] ? 0 : network_->singleCopyPid();
+  }
+  void singleCopyRefused(int worldRank, int) override {
+    refused_[static_cast<std::size_t>(worldRank)].store(true);
+    network_->noteSingleCopyRefused();  // every refusal: a test sees whether a rank tried again
+  }
   void wake() override { network_->wake(rank_); }
   void close() override {}
 
  private:
   std::shared_ptr<MockNetwork> network_;
   int rank_;
+  std::unique_ptr<std::atomic<bool>[]> refused_;  // per peer: singleCopyRefused
 };
 
 }  // namespace zmpi::mpi

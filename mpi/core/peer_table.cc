@@ -48,7 +48,8 @@ std::vector<PeerAddress> decodePeerTable(const std::vector<std::string>& blobs, 
                                      info.shm_name(),
                                      info.pid(),
                                      info.data_host(),
-                                     static_cast<uint16_t>(info.data_port())};
+                                     static_cast<uint16_t>(info.data_port()),
+                                     info.pid_namespace()};
   }
   return peers;
 }

@@ -21,6 +21,7 @@ struct PeerAddress {
   int pid = 0;
   std::string dataHost;  // the bulk data listener; empty when the peer has none
   uint16_t dataPort = 0;
+  uint64_t pidNamespace = 0;  // transport::pidNamespace(); 0: unknown
 };
 
 class PeerTableError : public std::runtime_error {

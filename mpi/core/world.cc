@@ -168,6 +168,7 @@ void World::exchangeAddresses(const WorldConfig& config) {
   info.set_shm_name(me.shmName);
   info.set_data_host(me.dataHost);
   info.set_data_port(me.dataPort);
+  info.set_pid_namespace(me.pidNamespace);
   std::vector<std::string> table;
   try {
     // A little longer than the server's own start-up timeout, so that its message naming
@@ -200,6 +201,8 @@ uint64_t World::bulkFramesSent() const {
   if (mock_) return 0;
   return static_cast<ZmqFabric&>(*fabric_).bulkFramesSent();
 }
+
+int World::singleCopyPid(int worldRank) const { return fabric_->singleCopyPid(worldRank); }
 
 void World::progressLoop() {
   // Spin briefly, then block: after any traffic the thread keeps polling (yielding the

@@ -66,6 +66,9 @@ class World {
   // Rendezvous payloads this rank sent over bulk data connections (ZmqFabric::sendBulk):
   // what tests look at to tell that path from zmq's.
   uint64_t bulkFramesSent() const;
+  // The pid this rank reads `worldRank`'s large messages from directly (Fabric::singleCopyPid);
+  // 0: they take the rings or the network.
+  int singleCopyPid(int worldRank) const;
   Engine& engine() { return *engine_; }
 
   Communicator& commWorld() { return *commWorld_; }

@@ -16,6 +16,7 @@
 #include "transport/job_files.h"
 #include "transport/link_security.h"
 #include "transport/log.h"
+#include "transport/process_memory.h"
 
 namespace zmpi::mpi {
 namespace {
@@ -55,6 +56,7 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
       maxPath_(environmentString("ZMPI_TRANSPORT", "shm")),
       zmqEagerLimit_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_EAGER_LIMIT", 512 * 1024)))),
       zmqPieceBytes_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_PIECE_BYTES", 1024 * 1024)))),
+      singleCopy_(environmentNumber("ZMPI_SINGLE_COPY", 0) != 0),
       inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
@@ -79,6 +81,8 @@ PeerAddress ZmqFabric::bind(const std::string& host, const std::string& bindAddr
   PeerAddress address;
   address.host = host;
   address.pid = getpid();
+  address.pidNamespace = transport::pidNamespace();
+  pidNamespace_ = address.pidNamespace;
   address.tcpEndpoint = inbox_.bind("tcp://" + bindAddress + ":*");
   if (maxPath_ != "tcp") {
     ipcPath_ = transport::jobIpcPath(jobHash_, rank_);
@@ -138,6 +142,24 @@ void ZmqFabric::setPeers(std::vector<PeerAddress> peers) {
   sendNumber_ = std::make_unique<std::atomic<uint64_t>[]>(peers_.size());
   for (size_t r = 0; r < peers_.size(); ++r) sendNumber_[r].store(0);
   gates_ = std::make_unique<OrderGate[]>(peers_.size());
+  readable_ = std::make_unique<std::atomic<bool>[]>(peers_.size());
+  for (size_t r = 0; r < peers_.size(); ++r) {
+    const PeerAddress& peer = peers_[r];
+    readable_[r].store(singleCopy_ && paths_[r] == Path::Shm && peer.pid > 0 && pidNamespace_ != 0 &&
+                       peer.pidNamespace == pidNamespace_);
+  }
+}
+
+int ZmqFabric::singleCopyPid(int worldRank) const {
+  const auto r = static_cast<size_t>(worldRank);
+  return readable_ && readable_[r].load(std::memory_order_relaxed) ? peers_[r].pid : 0;
+}
+
+void ZmqFabric::singleCopyRefused(int worldRank, int error) {
+  if (readable_[static_cast<size_t>(worldRank)].exchange(false, std::memory_order_relaxed)) {
+    log::get("mpi")->debug("rank {} refuses direct reads ({}): its large messages take the rings", worldRank,
+                           std::strerror(error));
+  }
 }
 
 transport::WireHeader ZmqFabric::numbered(int worldRank, const transport::WireHeader& header) {

@@ -56,6 +56,9 @@ class ZmqFabric : public Fabric {
   bool hasThreadedPeers() const override;
   bool hasFastPeers() const override;
   bool isFastPeer(int worldRank) const override;
+  // Same-host (shared-memory) peers in this pid namespace, with ZMPI_SINGLE_COPY=1.
+  int singleCopyPid(int worldRank) const override;
+  void singleCopyRefused(int worldRank, int error) override;
   // Over tcp and ipc, when the job's links are authenticated but not encrypted (encrypted
   // jobs keep their data on CURVE), unless ZMPI_TCP_BULK=0: a BulkLink connection.
   bool sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
@@ -130,6 +133,11 @@ class ZmqFabric : public Fabric {
   std::string maxPath_;        // ZMPI_TRANSPORT
   std::size_t zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT
   std::size_t zmqPieceBytes_;  // ZMPI_TCP_PIECE_BYTES
+  bool singleCopy_;            // ZMPI_SINGLE_COPY (default 0: off)
+  uint64_t pidNamespace_ = 0;  // ours (bind)
+  // Per peer, set in setPeers: its large messages may be read from its memory (cleared
+  // when the kernel refuses, from whichever thread matched the message).
+  std::unique_ptr<std::atomic<bool>[]> readable_;
   transport::Inbox inbox_;
   std::unique_ptr<transport::BulkLink> bulk_;  // null: no bulk data connections
   Placement placement_;

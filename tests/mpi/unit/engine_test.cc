@@ -1,8 +1,11 @@
 // The point-to-point engine in mock mode: exactly which messages go on the wire, in which
 // order, and MPI's matching rules.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "mock_world.h"
@@ -109,6 +112,94 @@ TEST_CASE("a large send waits for the receiver: Rts, Cts, then Data", "[engine][
   CHECK(forward[1].payloadBytes == bytes);
   REQUIRE(back.size() == 1);
   CHECK(back[0].kind == MessageKind::Cts);
+}
+
+TEST_CASE("a same-host receiver reads a large message from the sender's buffer: Rts, then ReadDone", "[engine][mock]") {
+  // All ranks are threads of this process: its own pid reads each sender's buffer.
+  const size_t bytes = (1 << 20) + 3;
+  auto expected = [](size_t i) { return static_cast<char>(i * 5 + 2); };
+  auto network = runMockWorlds(
+      2,
+      [&](World& world) {
+        std::vector<char> data(bytes);
+        if (world.rank() == 0) {
+          for (size_t i = 0; i < bytes; ++i) data[i] = expected(i);
+          for (int tag = 1; tag <= 3; ++tag) sendBytes(world, 1, tag, data.data(), bytes);
+          return;
+        }
+        MPI_Status status = recvBytes(world, 0, 1, data.data(), bytes);
+        CHECK(status._ucount == bytes);
+        CHECK(status.MPI_ERROR == MPI_SUCCESS);
+        CHECK(status.MPI_TAG == 1);
+        bool same = true;
+        for (size_t i = 0; i < bytes; ++i) same &= data[i] == expected(i);
+        CHECK(same);
+        // Into a shorter buffer: what fits, nothing past it, MPI_ERR_TRUNCATE.
+        std::vector<char> part(bytes / 2 + 1, 'x');
+        status = recvBytes(world, 0, 2, part.data(), bytes / 2);
+        CHECK(status.MPI_ERROR == MPI_ERR_TRUNCATE);
+        CHECK(status._ucount == bytes / 2);
+        same = true;
+        for (size_t i = 0; i < bytes / 2; ++i) same &= part[i] == expected(i);
+        CHECK(same);
+        CHECK(part[bytes / 2] == 'x');
+        // Into a type with gaps: read whole, then unpacked.
+        Datatype* spreadType = types::vector(static_cast<int>(bytes), 1, 3, *byteType());
+        std::vector<char> spread(bytes * 3, 'x');
+        auto request = makeRequest(world, Request::Kind::Recv, spread.data(), bytes, 0, 3);
+        request->type = spreadType;
+        request->count = 1;
+        world.engine().startRecv(*request);
+        world.engine().wait(*request);
+        CHECK(request->status._ucount == bytes);
+        same = true;
+        for (size_t i = 0; i < bytes; ++i) same &= spread[i * 3] == expected(i) && spread[i * 3 + 1] == 'x';
+        CHECK(same);
+        spreadType->release();
+      },
+      0, 0, static_cast<int>(::getpid()));
+  auto forward = between(network->sent(), 0, 1);
+  auto back = between(network->sent(), 1, 0);
+  REQUIRE(forward.size() == 3);
+  for (const SentRecord& record : forward) {
+    CHECK(record.kind == MessageKind::Rts);
+    CHECK(record.envelope.offset != 0);  // where the payload lies in the sender
+  }
+  REQUIRE(back.size() == 3);
+  for (const SentRecord& record : back) CHECK(record.kind == MessageKind::ReadDone);
+  CHECK(network->singleCopyRefusals() == 0);
+}
+
+TEST_CASE("a direct read the kernel refuses falls back to Cts and Data, and the pair stops trying", "[engine][mock]") {
+  // No process has this pid (above any pid_max): process_vm_readv fails with ESRCH.
+  const size_t bytes = 256 * 1024;
+  auto network = runMockWorlds(
+      2,
+      [&](World& world) {
+        std::vector<char> data(bytes);
+        if (world.rank() == 0) {
+          for (size_t i = 0; i < bytes; ++i) data[i] = static_cast<char>(i * 3);
+          sendBytes(world, 1, 1, data.data(), bytes);
+          sendBytes(world, 1, 2, data.data(), bytes);
+          return;
+        }
+        for (int tag = 1; tag <= 2; ++tag) {
+          std::fill(data.begin(), data.end(), 0);
+          MPI_Status status = recvBytes(world, 0, tag, data.data(), bytes);
+          CHECK(status._ucount == bytes);
+          CHECK(status.MPI_ERROR == MPI_SUCCESS);
+          bool same = true;
+          for (size_t i = 0; i < bytes; ++i) same &= data[i] == static_cast<char>(i * 3);
+          CHECK(same);
+        }
+      },
+      0, 0, std::numeric_limits<int>::max());
+  std::vector<MessageKind> forward, back;
+  for (const SentRecord& record : between(network->sent(), 0, 1)) forward.push_back(record.kind);
+  for (const SentRecord& record : between(network->sent(), 1, 0)) back.push_back(record.kind);
+  CHECK(forward == std::vector{MessageKind::Rts, MessageKind::Data, MessageKind::Rts, MessageKind::Data});
+  CHECK(back == std::vector{MessageKind::Cts, MessageKind::Cts});
+  CHECK(network->singleCopyRefusals() == 1);  // the second message did not try
 }
 
 TEST_CASE("rendezvous data goes in pieces where the path asks for them and the receive buffer is contiguous",

@@ -13,13 +13,15 @@
 namespace zmpi::mpi::testing {
 
 // Runs body(world) on `size` mock worlds, one thread each, and joins them. Exceptions in
-// a rank are rethrown in the caller after all threads end. `eagerLimit`, `dataPieceBytes`:
-// see MockNetwork::setEagerLimit, setDataPieceBytes.
+// a rank are rethrown in the caller after all threads end. `eagerLimit`, `dataPieceBytes`,
+// `singleCopyPid`: see MockNetwork::setEagerLimit, setDataPieceBytes, setSingleCopyPid.
 inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<void(World&)>& body,
-                                                  std::size_t eagerLimit = 0, std::size_t dataPieceBytes = 0) {
+                                                  std::size_t eagerLimit = 0, std::size_t dataPieceBytes = 0,
+                                                  int singleCopyPid = 0) {
   auto network = std::make_shared<MockNetwork>(size);
   network->setEagerLimit(eagerLimit);
   network->setDataPieceBytes(dataPieceBytes);
+  network->setSingleCopyPid(singleCopyPid);
   std::vector<std::thread> threads;
   std::vector<std::exception_ptr> errors(static_cast<size_t>(size));
   for (int rank = 0; rank < size; ++rank) {

@@ -1,5 +1,6 @@
 // Worlds over real sockets, several ranks as threads of this test process: the bootstrap
 // (bind, report, explicit broadcast of the table), the per-pair paths, and traffic.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <optional>
 #include <stdexcept>
@@ -192,8 +193,10 @@ TEST_CASE("a thread waiting on an exchange writes the fragments its sends left q
   // Two same-host ranks each send a message 16 rings long to the other and wait on both.
   // While a user thread spins, its progress thread leaves the rings -- and the outboxes --
   // to it; so the spin itself must write the rest of its message as the peer drains: the
-  // spin (10 s) ends with both done, not by timing out.
+  // spin (10 s) ends with both done, not by timing out. (Without single copy: through the
+  // rings.)
   ::unsetenv("ZMPI_TRANSPORT");
+  ::setenv("ZMPI_SINGLE_COPY", "0", 1);
   ::setenv("ZMPI_SHM_RING_BYTES", "65536", 1);
   ::setenv("ZMPI_SPIN_US", "10000000", 1);
   constexpr size_t kBytes = 16 * 65536 + 3;
@@ -215,6 +218,37 @@ TEST_CASE("a thread waiting on an exchange writes the fragments its sends left q
   });
   ::unsetenv("ZMPI_SPIN_US");
   ::unsetenv("ZMPI_SHM_RING_BYTES");
+  ::unsetenv("ZMPI_SINGLE_COPY");
+}
+
+TEST_CASE("same-host peers read each other's large messages directly with ZMPI_SINGLE_COPY=1", "[world][sockets]") {
+  // Ranks 0 and 1 share host a, rank 2 is on b. Each sends rank 0 a message far above the
+  // eager limit; rank 0 reads rank 1's from its memory (all ranks are threads of this
+  // process: its pid), rank 2's comes over tcp.
+  ::unsetenv("ZMPI_TRANSPORT");
+  constexpr size_t kBytes = (1 << 20) + 5;
+  for (const char* setting : {"1", "0"}) {
+    INFO("ZMPI_SINGLE_COPY=" << setting);
+    ::setenv("ZMPI_SINGLE_COPY", setting, 1);
+    const bool on = setting[0] == '1';
+    runSocketWorlds(3, {"a", "a", "b"}, [&](World& world) {
+      if (world.rank() != 0) {
+        RANK_CHECK(world.singleCopyPid(0) == (on && world.rank() == 1 ? ::getpid() : 0));
+        std::vector<char> out(kBytes, static_cast<char>('a' + world.rank()));
+        sendBytes(world, 0, 7, out.data(), kBytes);
+        return;
+      }
+      RANK_CHECK(world.singleCopyPid(1) == (on ? ::getpid() : 0));
+      RANK_CHECK(world.singleCopyPid(2) == 0);
+      for (int source : {1, 2}) {
+        std::vector<char> in(kBytes);
+        const MPI_Status status = recvBytes(world, source, 7, in.data(), kBytes);
+        RANK_CHECK(status._ucount == kBytes);
+        RANK_CHECK(std::count(in.begin(), in.end(), static_cast<char>('a' + source)) == static_cast<long>(kBytes));
+      }
+    });
+  }
+  ::unsetenv("ZMPI_SINGLE_COPY");
 }
 
 TEST_CASE("a world whose peers never come fails at start-up naming the missing ranks", "[world][sockets]") {
