@@ -14,7 +14,9 @@ bool readProcessMemory(int pid, uint64_t remoteAddress, void* destination, std::
   // it (e.g. unmapped since), and the next call then fails with EFAULT.
   while (done < bytes) {
     iovec local{to + done, bytes - done};
-    iovec remote{reinterpret_cast<void*>(static_cast<uintptr_t>(remoteAddress + done)), bytes - done};
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): an address in the other process, for the kernel only
+    void* remoteBytes = reinterpret_cast<void*>(static_cast<uintptr_t>(remoteAddress + done));
+    iovec remote{remoteBytes, bytes - done};
     const ssize_t n = ::process_vm_readv(pid, &local, 1, &remote, 1, 0);
     if (n < 0) {
       if (errno == EINTR) continue;
