@@ -11,8 +11,10 @@
 #      .ci/lint-baseline (ZMPI_LINT_ALL=1: everything), cppcheck everything;
 #   4. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan; with clang, also the libFuzzer
 #      targets, each run for a bounded time in its suite unless ZMPI_SKIP_FUZZ=1) and
-#      build-tsan (TSan), each built and tested on its own, without the tests labelled
-#      release-only (and, under TSan, shapes): tests/CMakeLists.txt says why.
+#      build-tsan (TSan), each tested on its own, without the tests labelled release-only
+#      (and, under TSan, shapes and processes): tests/CMakeLists.txt says why. Both are
+#      configured once build/ is built and compiled in the background at idle CPU priority
+#      while the stages before theirs run; each one's build stage finishes what is left.
 # Every tree is a unity build (CMAKE_UNITY_BUILD: a few sources compiled as one, so the
 # system headers are parsed once per batch): about 40% less compile time.
 # Every stage runs even if an earlier one failed (a target that does not compile is
@@ -97,6 +99,9 @@ build_and_test() {
   local envs=()
   while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done
   shift || true
+  if [[ -n ${prebuild_pids[$dir]:-} ]]; then
+    stage "build ${dir} in the background: the rest" finish_prebuild "$dir"
+  fi
   stage "configure ${dir}" configure "$dir" "$@" || return 1
   stage "build ${dir}" build "$dir"
   stage "tests ${label}" run_tests_with "$dir" "$excluded" "${envs[@]}"
@@ -104,12 +109,57 @@ build_and_test() {
 
 # Static analysis (scripts/lint.sh): clang-tidy (.clang-tidy) and cppcheck
 # (.cppcheck-suppressions) over every source in build/'s compile_commands.json; any finding
-# fails the stage. clang-tidy needs about 9 minutes of CPU (5 on both cores), so the lint
-# runs in the background from the configuration of build/ until every other stage is done, at
-# idle CPU priority (SCHED_IDLE, else nice 19): it gets a core only when no build or test
-# wants it, and the test stages leave much of the machine idle (ranks waiting for each
-# other, for timeouts, for the network). Its stage comes last and says how long the run
-# waited for it; scripts/lint.sh's own lines say how long it ran.
+# fails the stage. It runs in the background at idle priority (below) from the configuration
+# of build-lint/ until every other stage is done; its stage comes last and says how long the
+# run waited for it; scripts/lint.sh's own lines say how long it ran.
+# Background work at idle CPU priority (SCHED_IDLE, else nice 19): it gets a core only when
+# no build or test wants it, and the test stages leave much of the machine idle (ranks
+# waiting for each other, for timeouts, for the network).
+idle=(chrt --idle 0)
+"${idle[@]}" true 2>/dev/null || idle=(nice -n 19)
+# A process's descendants, by parent.
+descendants() {
+  local pid
+  for pid in $(pgrep -P "$1"); do
+    echo "$pid"
+    descendants "$pid"
+  done
+}
+# Nothing is left to give way to: what remains of background job PID runs at this script's
+# priority (twice, for a child started during the first pass).
+to_foreground() {
+  local pid niceness
+  niceness=$(nice)
+  for _ in 1 2; do
+    for pid in "$1" $(descendants "$1"); do
+      chrt --other -p 0 "$pid" >/dev/null 2>&1
+      renice -n "$niceness" -p "$pid" >/dev/null 2>&1
+    done
+  done
+}
+
+# The sanitizer trees are configured and built in the background once build/ is built,
+# while its tests run (prebuild); each tree's build stage first waits for that build at
+# full priority (finish_prebuild), then builds what is left -- nothing, or what failed,
+# which it reports -- so a compile error is reported there as before.
+declare -A prebuild_pids=()
+prebuild() {
+  local dir=$1
+  shift
+  mkdir -p "$dir"
+  configure "$dir" "$@" >"$dir/prebuild.log" 2>&1 || return 0  # its stage says why
+  "${idle[@]}" cmake --build "$dir" -j"$jobs" -- -k 0 >>"$dir/prebuild.log" 2>&1 &
+  prebuild_pids[$dir]=$!
+  echo "=== ${dir}: building in the background (${idle[*]})"
+}
+finish_prebuild() {
+  local pid=${prebuild_pids[$1]:-}
+  [[ -n $pid ]] || return 0
+  to_foreground "$pid"
+  wait "$pid" || true  # a failed target is built again, and reported, by the build stage
+  unset "prebuild_pids[$1]"
+}
+
 lint_pid=
 lint_log=$root/build-lint/lint.log
 lint_since=()
@@ -117,67 +167,20 @@ if [[ ${ZMPI_LINT_ALL:-0} != 1 && -f .ci/lint-baseline ]]; then
   lint_since=(--since "$(grep -v '^#' .ci/lint-baseline | head -1)")
 fi
 start_lint() {
-  local idle=(chrt --idle 0)
-  "${idle[@]}" true 2>/dev/null || idle=(nice -n 19)
   "${idle[@]}" bash scripts/lint.sh "${lint_since[@]}" build-lint >"$lint_log" 2>&1 &
   lint_pid=$!
   echo "=== lint (clang-tidy, cppcheck): running in the background (${idle[*]}), output at the end"
 }
-# The lint's processes and their children, by parent.
-lint_processes() {
-  local pid
-  for pid in $(pgrep -P "$1"); do
-    echo "$pid"
-    lint_processes "$pid"
-  done
-}
 finish_lint() {
-  local status=0 pid niceness
-  niceness=$(nice)
-  # Nothing is left to give way to: what remains of the lint runs at this script's priority
-  # (twice, for a child started by xargs during the first pass).
-  for _ in 1 2; do
-    for pid in "$lint_pid" $(lint_processes "$lint_pid"); do
-      chrt --other -p 0 "$pid" >/dev/null 2>&1
-      renice -n "$niceness" -p "$pid" >/dev/null 2>&1
-    done
-  done
+  local status=0
+  to_foreground "$lint_pid"
   wait "$lint_pid" || status=$?
   cat "$lint_log"
   return "$status"
 }
 
-# build/ by hand (not build_and_test): the lint starts between its configuration and build.
-# -O2 with line tables only (-g1): a quarter less compile time than -g, and a report or a
-# backtrace still names file and line.
-release_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
+# Every tree a unity build (see the top).
 unity=(-DCMAKE_UNITY_BUILD=ON)
-# The lint needs the compile commands of the sources themselves (a unity build's commands name its
-# batches) and the generated protobuf headers: build-lint/ is build/'s configuration without
-# the unity build, never built. The lint starts before the build and takes the cycles the
-# build leaves (link steps, the last objects).
-if configure build-lint "${release_flags[@]}" -DCMAKE_UNITY_BUILD=OFF >/dev/null && [[ -f build-lint/build.ninja ]]; then
-  mapfile -t generated < <(ninja -C build-lint -t targets all | sed -n 's/^\([^:/][^:]*\.pb\.h\): .*/\1/p')
-  ((${#generated[@]} == 0)) || ninja -C build-lint "${generated[@]}" >/dev/null
-  start_lint
-else
-  echo "test.sh: configuring build-lint failed: no lint" >&2
-  failed+=("configure build-lint")
-fi
-if stage "configure build" configure build "${release_flags[@]}" "${unity[@]}"; then
-  stage "build build" build build
-  stage "tests (RelWithDebInfo)" run_tests build --repeat "until-pass:${attempts}" -LE multihost
-fi
-
-# The 3-host network-namespace test (root only; skipped with a notice otherwise) runs on
-# its own, 3 times in a row: it must pass repeatably, not once in a while.
-if [[ -f build/CTestTestfile.cmake ]]; then
-  stage "multihost netns x3" run_tests build -L multihost --repeat until-fail:3
-fi
-if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
-  stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
-fi
-
 # -O1 and line tables only for the sanitizer and fuzz builds: they compile much faster than
 # -O2 -g, and their reports still name file and line. No -DNDEBUG: assertions stay on here.
 sanitizer_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1")
@@ -199,15 +202,52 @@ if command -v clang++ >/dev/null; then
     asan_options+=(-DZMPI_FUZZ=ON -DZMPI_FUZZ_SECONDS="${ZMPI_FUZZ_SECONDS:-15}")
   fi
 fi
+tsan_options=(-DZMPI_SANITIZE=thread "${sanitizer_flags[@]}" "${pch[@]}" "${unity[@]}")
+sanitizers=1
+[[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]] || sanitizers=0
 
-if [[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]]; then
+# build/ by hand (not build_and_test): the lint starts between its configuration and build.
+# -O2 with line tables only (-g1): a quarter less compile time than -g, and a report or a
+# backtrace still names file and line.
+release_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
+# The lint needs the compile commands of the sources themselves (a unity build's commands name its
+# batches) and the generated protobuf headers: build-lint/ is build/'s configuration without
+# the unity build, never built. The lint starts before the build and takes the cycles the
+# build leaves (link steps, the last objects).
+if configure build-lint "${release_flags[@]}" -DCMAKE_UNITY_BUILD=OFF >/dev/null && [[ -f build-lint/build.ninja ]]; then
+  mapfile -t generated < <(ninja -C build-lint -t targets all | sed -n 's/^\([^:/][^:]*\.pb\.h\): .*/\1/p')
+  ((${#generated[@]} == 0)) || ninja -C build-lint "${generated[@]}" >/dev/null
+  start_lint
+else
+  echo "test.sh: configuring build-lint failed: no lint" >&2
+  failed+=("configure build-lint")
+fi
+if stage "configure build" configure build "${release_flags[@]}" "${unity[@]}"; then
+  stage "build build" build build
+  if ((sanitizers)); then
+    prebuild build-asan "${asan_options[@]}"
+    prebuild build-tsan "${tsan_options[@]}"
+  fi
+  stage "tests (RelWithDebInfo)" run_tests build --repeat "until-pass:${attempts}" -LE multihost
+fi
+
+# The 3-host network-namespace test (root only; skipped with a notice otherwise) runs on
+# its own, 3 times in a row: it must pass repeatably, not once in a while.
+if [[ -f build/CTestTestfile.cmake ]]; then
+  stage "multihost netns x3" run_tests build -L multihost --repeat until-fail:3
+fi
+if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
+  stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
+fi
+
+if ((sanitizers)); then
   build_and_test build-asan "(ASan+UBSan$( ((fuzz)) && echo ", libFuzzer"))" "multihost|release-only" ASAN_OPTIONS="detect_leaks=1" \
     UBSAN_OPTIONS="print_stacktrace=1" -- "${asan_options[@]}"
   # libzmq is not instrumented: tests/tsan.supp ignores its own memory accesses, and
   # transport/tsan_annotations.h states the order it gives zmpi's (its hand-overs).
-  build_and_test build-tsan "(TSan)" "multihost|release-only|shapes" \
+  build_and_test build-tsan "(TSan)" "multihost|release-only|shapes|processes" \
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=${root}/tests/tsan.supp" \
-    -- -DZMPI_SANITIZE=thread "${sanitizer_flags[@]}" "${pch[@]}" "${unity[@]}"
+    -- "${tsan_options[@]}"
 elif ((fuzz)); then
   # The sanitizer suites skipped: only the fuzz targets are built and run.
   fuzz_only() {
