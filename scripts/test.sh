@@ -12,9 +12,9 @@
 #   4. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan; with clang, also the libFuzzer
 #      targets, each run for a bounded time in its suite unless ZMPI_SKIP_FUZZ=1) and
 #      build-tsan (TSan), each tested on its own, without the tests labelled release-only
-#      (and, under TSan, shapes and processes): tests/CMakeLists.txt says why. Both are
-#      configured once build/ is built and compiled in the background at idle CPU priority
-#      while the stages before theirs run; each one's build stage finishes what is left.
+#      (and, under TSan, shapes and processes): tests/CMakeLists.txt says why. (Compiling
+#      them in the background while build/'s tests ran saved nothing: those stages leave
+#      less idle CPU than it needs, and ran 20-30% slower beside it.)
 # Every tree is a unity build (CMAKE_UNITY_BUILD: a few sources compiled as one, so the
 # system headers are parsed once per batch): about 40% less compile time.
 # Every stage runs even if an earlier one failed (a target that does not compile is
@@ -99,9 +99,6 @@ build_and_test() {
   local envs=()
   while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done
   shift || true
-  if [[ -n ${prebuild_pids[$dir]:-} ]]; then
-    stage "build ${dir} in the background: the rest" finish_prebuild "$dir"
-  fi
   stage "configure ${dir}" configure "$dir" "$@" || return 1
   stage "build ${dir}" build "$dir"
   stage "tests ${label}" run_tests_with "$dir" "$excluded" "${envs[@]}"
@@ -125,8 +122,8 @@ descendants() {
     descendants "$pid"
   done
 }
-# Nothing is left to give way to: what remains of background job PID runs at this script's
-# priority (twice, for a child started during the first pass).
+# Nothing is left to give way to: what remains of the background job PID (the lint) runs at
+# this script's priority (twice, for a child started during the first pass).
 to_foreground() {
   local pid niceness
   niceness=$(nice)
@@ -136,28 +133,6 @@ to_foreground() {
       renice -n "$niceness" -p "$pid" >/dev/null 2>&1
     done
   done
-}
-
-# The sanitizer trees are configured and built in the background once build/ is built,
-# while its tests run (prebuild); each tree's build stage first waits for that build at
-# full priority (finish_prebuild), then builds what is left -- nothing, or what failed,
-# which it reports -- so a compile error is reported there as before.
-declare -A prebuild_pids=()
-prebuild() {
-  local dir=$1
-  shift
-  mkdir -p "$dir"
-  configure "$dir" "$@" >"$dir/prebuild.log" 2>&1 || return 0  # its stage says why
-  "${idle[@]}" cmake --build "$dir" -j"$jobs" -- -k 0 >>"$dir/prebuild.log" 2>&1 &
-  prebuild_pids[$dir]=$!
-  echo "=== ${dir}: building in the background (${idle[*]})"
-}
-finish_prebuild() {
-  local pid=${prebuild_pids[$1]:-}
-  [[ -n $pid ]] || return 0
-  to_foreground "$pid"
-  wait "$pid" || true  # a failed target is built again, and reported, by the build stage
-  unset "prebuild_pids[$1]"
 }
 
 lint_pid=
@@ -224,10 +199,6 @@ else
 fi
 if stage "configure build" configure build "${release_flags[@]}" "${unity[@]}"; then
   stage "build build" build build
-  if ((sanitizers)); then
-    prebuild build-asan "${asan_options[@]}"
-    prebuild build-tsan "${tsan_options[@]}"
-  fi
   stage "tests (RelWithDebInfo)" run_tests build --repeat "until-pass:${attempts}" -LE multihost
 fi
 
