@@ -213,6 +213,7 @@ fi
 
 if ((sanitizers)); then
   build_and_test build-asan "(ASan+UBSan$( ((fuzz)) && echo ", libFuzzer"))" "multihost|release-only" ASAN_OPTIONS="detect_leaks=1" \
+    LSAN_OPTIONS="suppressions=${root}/tests/lsan.supp print_suppressions=0" \
     UBSAN_OPTIONS="print_stacktrace=1" -- "${asan_options[@]}"
   # libzmq is not instrumented: tests/tsan.supp ignores its own memory accesses, and
   # transport/tsan_annotations.h states the order it gives zmpi's (its hand-overs).
