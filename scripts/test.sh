@@ -13,8 +13,8 @@
 #      targets, each run for a bounded time in its suite unless ZMPI_SKIP_FUZZ=1) and
 #      build-tsan (TSan), each tested on its own, without the tests labelled release-only
 #      (and, under TSan, shapes and processes): tests/CMakeLists.txt says why. (Compiling
-#      them in the background while build/'s tests ran saved nothing: those stages leave
-#      less idle CPU than it needs, and ran 20-30% slower beside it.)
+#      them in the background while build/'s tests ran saved nothing measurable: those
+#      stages leave too little idle CPU for a build.)
 # Every tree is a unity build (CMAKE_UNITY_BUILD: a few sources compiled as one, so the
 # system headers are parsed once per batch): about 40% less compile time.
 # Every stage runs even if an earlier one failed (a target that does not compile is
@@ -178,8 +178,6 @@ if command -v clang++ >/dev/null; then
   fi
 fi
 tsan_options=(-DZMPI_SANITIZE=thread "${sanitizer_flags[@]}" "${pch[@]}" "${unity[@]}")
-sanitizers=1
-[[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]] || sanitizers=0
 
 # build/ by hand (not build_and_test): the lint starts between its configuration and build.
 # -O2 with line tables only (-g1): a quarter less compile time than -g, and a report or a
@@ -211,7 +209,7 @@ if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
   stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
 fi
 
-if ((sanitizers)); then
+if [[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]]; then
   build_and_test build-asan "(ASan+UBSan$( ((fuzz)) && echo ", libFuzzer"))" "multihost|release-only" ASAN_OPTIONS="detect_leaks=1" \
     LSAN_OPTIONS="suppressions=${root}/tests/lsan.supp print_suppressions=0" \
     UBSAN_OPTIONS="print_stacktrace=1" -- "${asan_options[@]}"

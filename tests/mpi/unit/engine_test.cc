@@ -23,6 +23,42 @@ std::vector<SentRecord> between(const std::vector<SentRecord>& records, int from
   }
   return out;
 }
+
+// The receiving side of the large-message tests: rank 0's message with tag 1 whole, with
+// tag 2 into a buffer half its length (MPI_ERR_TRUNCATE, nothing written past it), with
+// tag 3 into a type with gaps (every third byte), each checked against `expected`.
+template <typename Expected>
+void receiveWholeTruncatedAndGapped(World& world, size_t bytes, Expected expected) {
+  std::vector<char> data(bytes);
+  MPI_Status status = recvBytes(world, 0, 1, data.data(), bytes);
+  CHECK(status._ucount == bytes);
+  CHECK(status.MPI_ERROR == MPI_SUCCESS);
+  CHECK(status.MPI_TAG == 1);
+  CHECK(status.MPI_SOURCE == 0);
+  bool same = true;
+  for (size_t i = 0; i < bytes; ++i) same &= data[i] == expected(i);
+  CHECK(same);
+  std::vector<char> part(bytes / 2 + 2, 'x');
+  status = recvBytes(world, 0, 2, part.data(), bytes / 2);
+  CHECK(status.MPI_ERROR == MPI_ERR_TRUNCATE);
+  CHECK(status._ucount == bytes / 2);
+  same = true;
+  for (size_t i = 0; i < bytes / 2; ++i) same &= part[i] == expected(i);
+  CHECK(same);
+  CHECK(part[bytes / 2] == 'x');
+  Datatype* spreadType = types::vector(static_cast<int>(bytes), 1, 3, *byteType());
+  std::vector<char> spread(bytes * 3, 'x');
+  auto request = makeRequest(world, Request::Kind::Recv, spread.data(), bytes, 0, 3);
+  request->type = spreadType;
+  request->count = 1;
+  world.engine().startRecv(*request);
+  world.engine().wait(*request);
+  CHECK(request->status._ucount == bytes);
+  same = true;
+  for (size_t i = 0; i < bytes; ++i) same &= spread[i * 3] == expected(i) && spread[i * 3 + 1] == 'x';
+  CHECK(same);
+  spreadType->release();
+}
 }  // namespace
 
 TEST_CASE("a small standard send is one eager message carrying envelope and payload", "[engine][mock]") {
@@ -121,41 +157,13 @@ TEST_CASE("a same-host receiver reads a large message from the sender's buffer: 
   auto network = runMockWorlds(
       2,
       [&](World& world) {
-        std::vector<char> data(bytes);
-        if (world.rank() == 0) {
-          for (size_t i = 0; i < bytes; ++i) data[i] = expected(i);
-          for (int tag = 1; tag <= 3; ++tag) sendBytes(world, 1, tag, data.data(), bytes);
+        if (world.rank() == 1) {
+          receiveWholeTruncatedAndGapped(world, bytes, expected);
           return;
         }
-        MPI_Status status = recvBytes(world, 0, 1, data.data(), bytes);
-        CHECK(status._ucount == bytes);
-        CHECK(status.MPI_ERROR == MPI_SUCCESS);
-        CHECK(status.MPI_TAG == 1);
-        bool same = true;
-        for (size_t i = 0; i < bytes; ++i) same &= data[i] == expected(i);
-        CHECK(same);
-        // Into a shorter buffer: what fits, nothing past it, MPI_ERR_TRUNCATE.
-        std::vector<char> part(bytes / 2 + 1, 'x');
-        status = recvBytes(world, 0, 2, part.data(), bytes / 2);
-        CHECK(status.MPI_ERROR == MPI_ERR_TRUNCATE);
-        CHECK(status._ucount == bytes / 2);
-        same = true;
-        for (size_t i = 0; i < bytes / 2; ++i) same &= part[i] == expected(i);
-        CHECK(same);
-        CHECK(part[bytes / 2] == 'x');
-        // Into a type with gaps: read whole, then unpacked.
-        Datatype* spreadType = types::vector(static_cast<int>(bytes), 1, 3, *byteType());
-        std::vector<char> spread(bytes * 3, 'x');
-        auto request = makeRequest(world, Request::Kind::Recv, spread.data(), bytes, 0, 3);
-        request->type = spreadType;
-        request->count = 1;
-        world.engine().startRecv(*request);
-        world.engine().wait(*request);
-        CHECK(request->status._ucount == bytes);
-        same = true;
-        for (size_t i = 0; i < bytes; ++i) same &= spread[i * 3] == expected(i) && spread[i * 3 + 1] == 'x';
-        CHECK(same);
-        spreadType->release();
+        std::vector<char> data(bytes);
+        for (size_t i = 0; i < bytes; ++i) data[i] = expected(i);
+        for (int tag = 1; tag <= 3; ++tag) sendBytes(world, 1, tag, data.data(), bytes);
       },
       0, 0, static_cast<int>(::getpid()));
   auto forward = between(network->sent(), 0, 1);
@@ -210,48 +218,15 @@ TEST_CASE("rendezvous data goes in pieces where the path asks for them and the r
   auto network = runMockWorlds(
       2,
       [&](World& world) {
-        std::vector<char> data(bytes);
         if (world.rank() == 0) {
+          std::vector<char> data(bytes);
           for (size_t i = 0; i < bytes; ++i) data[i] = expected(i);
-          sendBytes(world, 1, 1, data.data(), bytes);
-          sendBytes(world, 1, 2, data.data(), bytes);
-          sendBytes(world, 1, 3, data.data(), bytes);
+          for (int tag = 1; tag <= 3; ++tag) sendBytes(world, 1, tag, data.data(), bytes);
         } else {
-          MPI_Status status = recvBytes(world, 0, 1, data.data(), bytes);
-          CHECK(status._ucount == bytes);
-          CHECK(status.MPI_ERROR == MPI_SUCCESS);
-          CHECK(status.MPI_TAG == 1);
-          CHECK(status.MPI_SOURCE == 0);
-          bool same = true;
-          for (size_t i = 0; i < bytes; ++i) same &= data[i] == expected(i);
-          CHECK(same);
-          // Shorter than the message, ending inside a piece: what fits is stored, the rest
-          // dropped, and the status says so once the last piece came.
-          std::vector<char> part(bytes / 2 + 2, 'x');
-          status = recvBytes(world, 0, 2, part.data(), bytes / 2);
-          CHECK(status.MPI_ERROR == MPI_ERR_TRUNCATE);
-          CHECK(status._ucount == bytes / 2);
-          same = true;
-          for (size_t i = 0; i < bytes / 2; ++i) same &= part[i] == expected(i);
-          CHECK(same);
-          CHECK(part[bytes / 2] == 'x');
-          // Not contiguous: the data comes whole and is unpacked.
-          Datatype* spreadType = types::vector(static_cast<int>(bytes), 1, 4, *byteType());
-          std::vector<char> spread(bytes * 4);
-          MPI_Status spreadStatus{};
-          {
-            auto request = makeRequest(world, Request::Kind::Recv, spread.data(), bytes, 0, 3);
-            request->type = spreadType;
-            request->count = 1;
-            world.engine().startRecv(*request);
-            world.engine().wait(*request);
-            spreadStatus = request->status;
-          }
-          CHECK(spreadStatus._ucount == bytes);
-          same = true;
-          for (size_t i = 0; i < bytes; ++i) same &= spread[i * 4] == expected(i);
-          CHECK(same);
-          spreadType->release();
+          // The truncated receive ends inside a piece: what fits is stored, the rest
+          // dropped, and the status says so once the last piece came. A type with gaps
+          // takes the data whole, then unpacks it.
+          receiveWholeTruncatedAndGapped(world, bytes, expected);
         }
       },
       0, piece);
