@@ -26,7 +26,7 @@ namespace {
 // What the environment says, read once (it is the same for every call of the job).
 struct Settings {
   bool enabled;  // ZMPI_COLL_DIRECT=0 turns direct collectives off (comparisons, tests)
-  std::size_t segmentBytes;
+  std::optional<std::size_t> forcedSegmentBytes;
   bool forcedBcast;
   bool forcedAllreduce;
   bool forcedAllgather;
@@ -35,7 +35,7 @@ struct Settings {
 const Settings& settings() {
   static const Settings value = [] {
     const char* direct = std::getenv("ZMPI_COLL_DIRECT");
-    return Settings{direct == nullptr || std::strcmp(direct, "0") != 0, segmentBytes(),
+    return Settings{direct == nullptr || std::strcmp(direct, "0") != 0, forcedSegmentBytes(),
                     std::getenv("ZMPI_COLL_BCAST") != nullptr, std::getenv("ZMPI_COLL_ALLREDUCE") != nullptr,
                     std::getenv("ZMPI_COLL_ALLGATHER") != nullptr};
   }();
@@ -46,9 +46,10 @@ const Settings& settings() {
 // (mostly), sent eagerly (so a send completes as it starts), and never cut into pieces by
 // the plan (pieces.h), so the plan would send the very same message.
 bool fits(Communicator& comm, std::size_t bytes) {
-  const std::size_t segment = settings().segmentBytes;
+  static_assert(kDirectMaxBytes <= kSegmentBytes, "a direct message is never cut into pieces");
+  const std::optional<std::size_t> segment = settings().forcedSegmentBytes;
   return settings().enabled && bytes <= kDirectMaxBytes && bytes <= comm.world().engine().eagerLimit() &&
-         (segment == 0 || bytes <= segment);
+         (!segment || *segment == 0 || bytes <= *segment);
 }
 
 // Scratch memory for one operand: on the stack when small, else on the heap.

@@ -32,7 +32,7 @@ void placeOwn(Schedule& s, const Area& all, void* recvbuf, const std::vector<Par
 Plan planAllgatherParts(Communicator& comm, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
                         const std::vector<Part>& parts, bool uniform) {
   auto s = std::make_unique<Schedule>(comm);
-  s->setSegmentBytes(segmentBytes());
+  s->setSegmentBytes(segmentBytes(comm));
   const Area all = areaFor(*s, recvbuf, parts);
   placeOwn(*s, all, recvbuf, parts, sendbuf, sendcount, sendtype);
   std::size_t total = 0;
@@ -57,7 +57,7 @@ Plan planAllgatherParts(Communicator& comm, const void* sendbuf, int sendcount, 
 Plan planAlltoallParts(Communicator& comm, const void* sendbuf, const std::vector<Part>& sendParts, void* recvbuf,
                        const std::vector<Part>& recvParts) {
   auto s = std::make_unique<Schedule>(comm);
-  s->setSegmentBytes(segmentBytes());
+  s->setSegmentBytes(segmentBytes(comm));
   const Area recv = areaFor(*s, recvbuf, recvParts);
   if (sendbuf == MPI_IN_PLACE) {
     // Blocks swap in place through a temporary of a few pieces (not a copy of the buffer).

@@ -68,7 +68,7 @@ Plan planAllreduce(Communicator& comm, const void* sendbuf, void* recvbuf, int c
   Plan s = newPlan(comm, type, op);
   if (count == 0) return s;
   const Reduction reduction(op, type, static_cast<std::size_t>(count));
-  s->setSegmentBytes(segmentBytes());
+  s->setSegmentBytes(segmentBytes(comm));
   char* acc = workspace(*s, reduction, reduction.count(), recvbuf, true);
   copyBytes(*s, inputOf(reduction, sendbuf, recvbuf), acc, reduction.bytes());
   switch (selectAllreduce(reduction.bytes(), reduction.count(), comm.size(), reduction.commutative(),

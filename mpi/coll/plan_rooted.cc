@@ -97,7 +97,7 @@ Plan planBarrier(Communicator& comm) {
 
 Plan planBcast(Communicator& comm, void* buffer, int count, const Datatype& type, int root) {
   auto s = std::make_unique<Schedule>(comm);
-  s->setSegmentBytes(segmentBytes());
+  s->setSegmentBytes(segmentBytes(comm));
   const Own own = ownArea(*s, buffer, count, type);
   const std::size_t bytes = own.parts[0].bytes();
   if (comm.rank() == root) pack(*s, own.area, buffer, own.parts);

@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "mpi/comm/communicator.h"
+#include "mpi/core/engine.h"
 #include "mpi/core/error.h"
+#include "mpi/core/world.h"
 
 namespace zmpi::mpi::coll {
 namespace {
@@ -39,9 +42,9 @@ RootedAlgorithm selectRooted(const char* collective, std::size_t totalBytes, int
 
 }  // namespace
 
-std::size_t segmentBytes() {
+std::optional<std::size_t> forcedSegmentBytes() {
   const char* value = std::getenv("ZMPI_COLL_SEGMENT_BYTES");
-  if (value == nullptr) return kSegmentBytes;
+  if (value == nullptr) return std::nullopt;
   char* end = nullptr;
   const unsigned long long bytes = std::strtoull(value, &end, 10);
   if (end == value || *end != '\0' || value[0] == '-') {
@@ -50,17 +53,17 @@ std::size_t segmentBytes() {
   return static_cast<std::size_t>(bytes);
 }
 
-bool shmLargeServes(ShmLarge collective, int ranks, std::size_t bytes) {
-  if (ranks <= 2) {
-    return (collective == ShmLarge::Bcast || collective == ShmLarge::Allreduce) && bytes <= kShmLargeMaxBytesTwoRanks;
+std::size_t segmentBytes(Communicator& comm) {
+  if (const std::optional<std::size_t> forced = forcedSegmentBytes()) return *forced;
+  if (comm.size() <= 2) return 0;
+  const Engine& engine = comm.world().engine();
+  for (int r = 0; r < comm.size(); ++r) {
+    if (r != comm.rank() && !engine.reachesThroughRings(comm.worldRankOf(r))) return 0;
   }
-  switch (collective) {
-    case ShmLarge::Allgather:
-      return bytes <= kShmLargeAllgatherMaxBytes;
-    default:
-      return true;
-  }
+  return kSegmentBytes;
 }
+
+bool shmLargeServes(int ranks, std::size_t bytes) { return ranks > 2 || bytes <= kShmLargeMaxBytesTwoRanks; }
 
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks) {
   const std::string name = forced("BCAST");

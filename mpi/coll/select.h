@@ -9,6 +9,11 @@
 // non-commutative op, recursive doubling allgather on 6 ranks, ...) falls back to the
 // default choice; an unknown name is an error.
 #include <cstddef>
+#include <optional>
+
+namespace zmpi::mpi {
+class Communicator;
+}
 
 namespace zmpi::mpi::coll {
 
@@ -22,35 +27,57 @@ inline constexpr std::size_t kAllreduceLargeMinBytes = 64 * 1024;
 inline constexpr std::size_t kAllgatherRingMinBytes = 512 * 1024;  // all ranks' data together
 inline constexpr std::size_t kGatherLinearMinBytes = 64 * 1024;    // all ranks' data together
 
-// Large transfers travel in pieces of this size (pieces.h): half the same-host
-// transport's ring (ZMPI_SHM_RING_BYTES, 512 KiB), so a piece never waits in a copy for ring
-// space. ZMPI_COLL_SEGMENT_BYTES overrides it (0: no pieces).
+// Large transfers between ranks on one host travel in pieces of this size (pieces.h): half
+// the same-host transport's ring (ZMPI_SHM_RING_BYTES, 512 KiB), so a piece never waits in a
+// copy for ring space. Elsewhere they travel whole (segmentBytes below); ZMPI_COLL_SEGMENT_BYTES
+// overrides the choice (0: no pieces).
 inline constexpr std::size_t kSegmentBytes = 256 * 1024;
 
-// Which same-host blocking calls above a slot take the staging rings (shm_large.h) rather
-// than messages, by bytes per operand (allgather, alltoall: per block). Measured on the
-// 2-core VM under load, batch means against the message paths (mpi/coll/README.md):
-//  - 2 ranks (a core each): bcast and allreduce in one chunk (up to
-//    kShmLargeMaxBytesTwoRanks) 0.02-0.7x; above, the point-to-point pipeline (256 KiB
-//    pieces through a 512 KiB ring) took up to half the time. Allgather and alltoall, one
-//    eager message each way up to 64 KiB (direct.h), were as fast or faster at every size
-//    (alltoall through the pair regions: 2.2x the messages' time at 1 MiB, 1.1-1.4x below).
-//  - more ranks (oversubscribed at 4): bcast and allreduce 0.3-0.9x at every size;
-//    allgather 0.35-0.95x up to 512 KiB blocks, about even above; alltoall, through pair
-//    regions that let each pair progress on its own, 0.3-0.7x the time of Open MPI and
-//    0.5-0.8x the pairwise exchange's at every size (16 KiB-16 MiB blocks on 4 ranks).
-enum class ShmLarge { Bcast, Allreduce, Allgather, Alltoall };
-inline constexpr std::size_t kShmLargeMaxBytesTwoRanks = 128 * 1024;
-inline constexpr std::size_t kShmLargeAllgatherMaxBytes = 512 * 1024;
-bool shmLargeServes(ShmLarge collective, int ranks, std::size_t bytes);
+// Which same-host blocking calls (bcast, allreduce, allgather, alltoall) above a slot take
+// the staging rings (shm_large.h) rather than messages, by bytes per operand (allgather,
+// alltoall: per block): on more than 2 ranks all, on 2 ranks up to kShmLargeMaxBytesTwoRanks.
+// Measured 2026-12-02 on the idle 2-core VM (`collectives --min-bytes 262144 --max-bytes
+// 16777216 --step 2 --budget-ms 150 --reps 3`, medians of 3 rounds, alternating with
+// ZMPI_COLL_SHM_LARGE=0; mpi/coll/README.md has the tables):
+//  - 2 ranks: 0.4-0.9x the message paths' time at every size and operation (1 MiB: alltoall
+//    108 vs 229-272 us, allgather 127 vs 204-268, allreduce 130 vs 308-345, bcast 44 vs
+//    79; Open MPI sm 130-143, 143-167, 213-260, 97-107). But with a third process busy on
+//    the two cores, above 2 MiB the staging rings' 128 KiB rounds -- each a point where a
+//    descheduled rank stalls the other for a time slice -- took 1.3-5x the time of whole
+//    messages (4 MiB allreduce 54 vs 10 ms), while at 1 MiB they stayed ahead (2.0 vs 3.2
+//    ms). So 2 ranks keep whole messages above 2 MiB, where those are within 1.1x of Open
+//    MPI's time idle (4 MiB) or ahead (16 MiB).
+//  - 3, 4 and 8 ranks (oversubscribed from 3): allgather 0.3-0.9x the ring of messages at
+//    256 KiB-16 MiB blocks (4 ranks 1 MiB: 559-706 vs 2100-3400 us; Open MPI 1121); bcast,
+//    allreduce and alltoall as measured before (README there).
+inline constexpr std::size_t kShmLargeMaxBytesTwoRanks = 2 * 1024 * 1024;
+bool shmLargeServes(int ranks, std::size_t bytes);
 
 enum class BcastAlgorithm { Binomial, ScatterAllgather };
 enum class AllreduceAlgorithm { RecursiveDoubling, Rabenseifner, Ring };
 enum class AllgatherAlgorithm { RecursiveDoubling, Bruck, Ring };
 enum class RootedAlgorithm { Binomial, Linear };  // gather and scatter
 
-// Piece size of large transfers (pieces.h), 0 for none: ZMPI_COLL_SEGMENT_BYTES.
-std::size_t segmentBytes();
+// ZMPI_COLL_SEGMENT_BYTES, if set: the piece size every communicator uses (0: none).
+std::optional<std::size_t> forcedSegmentBytes();
+// Piece size of `comm`'s large transfers (pieces.h), 0 for none: kSegmentBytes where every
+// rank reaches every other through the same-host rings and there are more than 2 of them,
+// else 0. Every rank sees the same (a pair's path is the same from both ends, and "same
+// host" is transitive). Measured 2026-12-02 on the idle 2-core VM, `collectives --ops
+// allreduce,bcast,alltoall,allgather --min-bytes 262144 --max-bytes 16777216 --budget-ms 150
+// --reps 3`, medians of 3 rounds alternating whole and 256 KiB pieces, us per call:
+//  - over tcp (ZMPI_TRANSPORT=tcp): pieces fit the tcp eager limit (512 KiB), so a transfer
+//    became a stream of eager zmq messages instead of one rendezvous on the bulk connection
+//    (which cuts its own pieces, ZMPI_TCP_PIECE_BYTES): 2 ranks 4 MiB alltoall 24212 vs 2406,
+//    bcast 8774 vs 1027; 4 ranks 4 MiB alltoall 111876 vs 16154, allgather 104810 vs 16713.
+//  - 2 ranks on one host (above 2 MiB, where the staging rings stop serving them): each piece
+//    is a rendezvous of its own, and with both ranks sending their hand-shakes and wake-ups
+//    cost more than the pipeline saves: 4 MiB alltoall 644-729 vs 1418, allgather 627-692
+//    vs 1374, allreduce 875-1044 vs 1449, bcast 284-303 vs 321-342.
+//  - 4 ranks on one host, message paths (ZMPI_COLL_SHM_LARGE=0: nonblocking calls and
+//    communicators of more than 16 ranks take them): whole won from 4 MiB (alltoall 16 MiB
+//    26934 vs 44778) but pieces at 1 MiB (bcast 1071 vs 2096), so pieces stay there.
+std::size_t segmentBytes(Communicator& comm);
 
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks);
 // `splittable`: the datatype can be cut into element ranges (Reduction::splittable).

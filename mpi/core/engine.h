@@ -120,6 +120,8 @@ class Engine {
     if (spinTime_.count() <= 0) return false;
     return spinEveryPeer_ || peerWorld < 0 || fabric_.isFastPeer(peerWorld);
   }
+  // Whether messages to and from `peerWorld` go through the same-host rings.
+  bool reachesThroughRings(int peerWorld) const { return fabric_.isFastPeer(peerWorld); }
   // The world rank a wait on `request` waits for (-1: any), for spinsFor.
   static int waitedPeer(const Request& request);
   // Whether the progress thread spins after a message from zmq (not only after ring

@@ -47,6 +47,10 @@ class MockNetwork {
   // before the worlds start.
   void setSingleCopyPid(int pid) { singleCopyPid_ = pid; }
   int singleCopyPid() const { return singleCopyPid_; }
+  // Ranks reach each other as through the same-host rings (Fabric::isFastPeer), for the
+  // choices made by path (coll::segmentBytes). Set before the worlds start.
+  void setRingPeers(bool rings) { ringPeers_ = rings; }
+  bool ringPeers() const { return ringPeers_; }
   // How many direct reads the kernel refused, over all ranks.
   void noteSingleCopyRefused() { singleCopyRefusals_.fetch_add(1, std::memory_order_relaxed); }
   int singleCopyRefusals() const { return singleCopyRefusals_.load(std::memory_order_relaxed); }
@@ -68,6 +72,7 @@ class MockNetwork {
   std::size_t eagerLimit_ = 0;
   std::size_t dataPieceBytes_ = 0;
   int singleCopyPid_ = 0;
+  bool ringPeers_ = false;
   std::atomic<int> singleCopyRefusals_{0};
 };
 
@@ -89,6 +94,7 @@ class MockFabric : public Fabric {
   std::size_t dataPieceBytes(int worldRank) const override {
     return worldRank == rank_ ? 0 : network_->dataPieceBytes();
   }
+  bool isFastPeer(int worldRank) const override { return network_->ringPeers() && worldRank != rank_; }
   int singleCopyPid(int worldRank) const override {
     return worldRank == rank_ || refused_[static_cast<std::size_t>(worldRank)] ? 0 : network_->singleCopyPid();
   }

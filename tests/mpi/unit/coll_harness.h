@@ -26,9 +26,11 @@
 namespace zmpi::mpi::testing {
 
 // Runs body(world) on `size` mock worlds, one thread each, and joins them. Exceptions in
-// a rank are rethrown here after all threads ended.
-inline std::shared_ptr<MockNetwork> runRanks(int size, const std::function<void(World&)>& body) {
+// a rank are rethrown here after all threads ended. `configure` sets the network up first.
+inline std::shared_ptr<MockNetwork> runRanks(int size, const std::function<void(World&)>& body,
+                                             const std::function<void(MockNetwork&)>& configure = nullptr) {
   auto network = std::make_shared<MockNetwork>(size);
+  if (configure) configure(*network);
   std::vector<std::thread> threads;
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(size));
   for (int rank = 0; rank < size; ++rank) {

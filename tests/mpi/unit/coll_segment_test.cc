@@ -106,13 +106,55 @@ TEST_CASE("Rabenseifner allreduce combines a few pieces at a time in small scrat
   }
 }
 
+TEST_CASE("pieces only among more than 2 ranks that reach each other through the rings", "[coll][segment]") {
+  // An allgather of blocks above a piece: cut into pieces, or sent whole, as
+  // segmentBytes(comm) says -- and the same on every rank, or the pieces would not match.
+  constexpr int kBlockInts = static_cast<int>(kSegmentBytes / sizeof(int)) + 1000;
+  for (int p : {2, 3, 4}) {
+    for (bool rings : {false, true}) {
+      PerRank<std::size_t> chosen(p);
+      PerRank<int> intact(p);  // not bool: vector<bool>'s elements share words
+      auto network = runRanks(
+          p,
+          [&](World& world) {
+            Communicator& comm = world.commWorld();
+            chosen.set(world.rank(), segmentBytes(comm));
+            std::vector<int> mine(kBlockInts, world.rank() + 1), all(static_cast<std::size_t>(p) * kBlockInts, 0);
+            run(*planAllgather(comm, mine.data(), kBlockInts, &intType(), all.data(), kBlockInts, intType()));
+            bool ok = true;
+            for (std::size_t i = 0; i < all.size(); ++i) ok = ok && all[i] == static_cast<int>(i / kBlockInts) + 1;
+            intact.set(world.rank(), ok ? 1 : 0);
+          },
+          [&](MockNetwork& net) { net.setRingPeers(rings); });
+      const std::size_t expected = rings && p > 2 ? kSegmentBytes : 0;
+      uint64_t largest = 0;
+      for (const SentRecord& record : network->sent()) largest = std::max(largest, record.payloadBytes);
+      INFO(p << " ranks, " << (rings ? "rings" : "no rings"));
+      for (int r = 0; r < p; ++r) {
+        CHECK(chosen[r] == expected);
+        CHECK(intact[r] == 1);
+      }
+      if (expected == 0) {
+        CHECK(largest >= kBlockInts * sizeof(int));
+      } else {
+        CHECK(largest <= kSegmentBytes);
+      }
+    }
+  }
+  ForceAlgorithm pieces("SEGMENT_BYTES", "65536");
+  PerRank<std::size_t> forced(2);
+  runRanks(2, [&](World& world) { forced.set(world.rank(), segmentBytes(world.commWorld())); });
+  CHECK(forced[0] == 65536);
+  CHECK(forced[1] == 65536);
+}
+
 TEST_CASE("ZMPI_COLL_SEGMENT_BYTES must be a byte count", "[coll][segment]") {
   {
     ForceAlgorithm pieces("SEGMENT_BYTES", "64k");
-    CHECK_THROWS_AS(segmentBytes(), MpiError);
+    CHECK_THROWS_AS(forcedSegmentBytes(), MpiError);
   }
   ForceAlgorithm pieces("SEGMENT_BYTES", "0");
-  CHECK(segmentBytes() == 0);
+  CHECK(forcedSegmentBytes() == 0);
 }
 
 TEST_CASE("in-place alltoall: tournament rounds pair every two ranks once", "[coll][segment][pattern]") {

@@ -175,7 +175,7 @@ TEST_CASE("large shm allgather and alltoall match the plans", "[coll][shm]") {
                 if (!shm || !served) run(*planAllgather(comm, send, count, sendType, out.data(), count, recvType));
                 return bytesOf(out);
               },
-              shmLargeServes(ShmLarge::Allgather, p, static_cast<std::size_t>(count) * sizeof(int)));
+              shmLargeServes(p, static_cast<std::size_t>(count) * sizeof(int)));
           compare(
               "alltoall" + how, p,
               [&](Communicator& comm, bool shm, bool& served) {
@@ -192,7 +192,7 @@ TEST_CASE("large shm allgather and alltoall match the plans", "[coll][shm]") {
                 if (!shm || !served) run(*planAlltoall(comm, send, count, sendType, out.data(), count, type));
                 return bytesOf(out);
               },
-              shmLargeServes(ShmLarge::Alltoall, p, static_cast<std::size_t>(count) * sizeof(int)));
+              shmLargeServes(p, static_cast<std::size_t>(count) * sizeof(int)));
         }
       }
     }
@@ -200,31 +200,26 @@ TEST_CASE("large shm allgather and alltoall match the plans", "[coll][shm]") {
 }
 
 TEST_CASE("large shm calls keep the sizes select.h gives the message paths", "[coll][shm]") {
-  CHECK(shmLargeServes(ShmLarge::Bcast, 2, kShmLargeMaxBytesTwoRanks));
-  CHECK_FALSE(shmLargeServes(ShmLarge::Allgather, 2, ShmArea::kSlotBytes + 1));
-  CHECK_FALSE(shmLargeServes(ShmLarge::Alltoall, 2, ShmArea::kSlotBytes + 1));
-  CHECK_FALSE(shmLargeServes(ShmLarge::Bcast, 2, kShmLargeMaxBytesTwoRanks + 1));
-  CHECK(shmLargeServes(ShmLarge::Bcast, 3, 64 << 20));
-  CHECK(shmLargeServes(ShmLarge::Allreduce, 4, 64 << 20));
-  CHECK(shmLargeServes(ShmLarge::Allgather, 4, kShmLargeAllgatherMaxBytes));
-  CHECK_FALSE(shmLargeServes(ShmLarge::Allgather, 4, kShmLargeAllgatherMaxBytes + 1));
-  CHECK(shmLargeServes(ShmLarge::Alltoall, 3, 64 << 20));
+  CHECK(shmLargeServes(2, ShmArea::kSlotBytes + 1));
+  CHECK(shmLargeServes(2, kShmLargeMaxBytesTwoRanks));
+  CHECK_FALSE(shmLargeServes(2, kShmLargeMaxBytesTwoRanks + 1));
+  CHECK(shmLargeServes(3, 64 << 20));
+  CHECK(shmLargeServes(4, 64 << 20));
   // Around the limits: served or declined alike on every rank, the plan's results.
   for (int p : {2, 3}) {
-    for (std::size_t limit : {kShmLargeMaxBytesTwoRanks, kShmLargeAllgatherMaxBytes}) {
-      for (int blocks : {static_cast<int>(limit / sizeof(int)), static_cast<int>(limit / sizeof(int)) + 1}) {
-        const auto exchange = [&](Communicator& comm, bool shm, bool& served) {
-          std::vector<int> in = numbers(comm.rank(), blocks * p), out(static_cast<std::size_t>(blocks * p), -1);
-          if (shm) served = alltoallShm(comm, in.data(), blocks, &intType(), out.data(), blocks, intType());
-          if (!shm || !served) run(*planAlltoall(comm, in.data(), blocks, &intType(), out.data(), blocks, intType()));
-          return bytesOf(out);
-        };
-        const ShmOutcome shm = shmOutcomeOf(p, true, exchange);
-        const ShmOutcome plan = shmOutcomeOf(p, false, exchange);
-        INFO(p << " ranks, blocks of " << blocks << " ints");
-        CHECK(shm.served == shmLargeServes(ShmLarge::Alltoall, p, static_cast<std::size_t>(blocks) * sizeof(int)));
-        CHECK(shm.results == plan.results);
-      }
+    const auto limit = static_cast<int>(kShmLargeMaxBytesTwoRanks / sizeof(int));
+    for (int blocks : {limit, limit + 1}) {
+      const auto exchange = [&](Communicator& comm, bool shm, bool& served) {
+        std::vector<int> in = numbers(comm.rank(), blocks * p), out(static_cast<std::size_t>(blocks * p), -1);
+        if (shm) served = alltoallShm(comm, in.data(), blocks, &intType(), out.data(), blocks, intType());
+        if (!shm || !served) run(*planAlltoall(comm, in.data(), blocks, &intType(), out.data(), blocks, intType()));
+        return bytesOf(out);
+      };
+      const ShmOutcome shm = shmOutcomeOf(p, true, exchange);
+      const ShmOutcome plan = shmOutcomeOf(p, false, exchange);
+      INFO(p << " ranks, blocks of " << blocks << " ints");
+      CHECK(shm.served == shmLargeServes(p, static_cast<std::size_t>(blocks) * sizeof(int)));
+      CHECK(shm.results == plan.results);
     }
   }
 }
