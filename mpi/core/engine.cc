@@ -126,7 +126,7 @@ void Engine::startSend(Request& request) {
   // progress thread: everything needed afterwards is read first.
   const int peer = request.peerWorld;
   const bool sync = request.mode == SendMode::Synchronous;
-  bool eager = bytes <= fabric_.eagerLimit(peer, eagerLimit_);
+  bool eager = bytes <= eagerLimitTo(peer);
   // Within the limit but over the pair's window (EagerFlow): by rendezvous, marked so that
   // the receiver returns the credit it holds when its receive takes it.
   if (eager && !flow_.reserve(peer, bytes)) {

@@ -96,6 +96,8 @@ class Engine {
 
   // ZMPI_EAGER_LIMIT; the fabric may raise it per peer (Fabric::eagerLimit).
   std::size_t eagerLimit() const { return eagerLimit_; }
+  // The largest message that goes eagerly to `peerWorld` (the fabric's choice per path).
+  std::size_t eagerLimitTo(int peerWorld) const { return fabric_.eagerLimit(peerWorld, eagerLimit_); }
   // How long a waiting thread polls before it blocks (ZMPI_SPIN_US, default 50 us; 0 by
   // default for a rank without same-host peers, see setSpinPolicy).
   std::chrono::microseconds spinTime() const { return spinTime_; }

@@ -54,7 +54,7 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
       rank_(rank),
       size_(size),
       maxPath_(environmentString("ZMPI_TRANSPORT", "shm")),
-      zmqEagerLimit_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_EAGER_LIMIT", 512 * 1024)))),
+      zmqEagerLimit_(environmentNumber("ZMPI_TCP_EAGER_LIMIT", -1)),
       zmqPieceBytes_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_PIECE_BYTES", 1024 * 1024)))),
       singleCopy_(environmentNumber("ZMPI_SINGLE_COPY", 0) != 0),
       inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
@@ -348,7 +348,9 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
 
 std::size_t ZmqFabric::eagerLimit(int worldRank, std::size_t fallback) const {
   const Path path = paths_.at(static_cast<size_t>(worldRank));
-  return path == Path::Tcp || path == Path::Ipc ? zmqEagerLimit_ : fallback;
+  if (path != Path::Tcp && path != Path::Ipc) return fallback;
+  if (zmqEagerLimit_ >= 0) return static_cast<std::size_t>(zmqEagerLimit_);
+  return ordered(worldRank) ? kBulkEagerLimit : kZmqEagerLimit;
 }
 
 std::size_t ZmqFabric::dataPieceBytes(int worldRank) const {

@@ -46,9 +46,11 @@ class ZmqFabric : public Fabric {
   void sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) override;
   bool trySendCompact(int worldRank, uint16_t kind, const void* envelope, const void* data, std::size_t bytes) override;
   std::optional<transport::WireMessage> receive(std::chrono::milliseconds timeout) override;
-  // Over tcp and ipc ZMPI_TCP_EAGER_LIMIT (default 512 KiB): there the rendezvous
-  // handshake costs a zmq round trip (tens of microseconds), more than copying the
-  // payload does up to that size. Shared memory and self keep `fallback`.
+  // Over tcp and ipc: ZMPI_TCP_EAGER_LIMIT if set, else kBulkEagerLimit to a peer the
+  // bulk connection serves (its rendezvous costs less than a large eager message through
+  // zmq) and kZmqEagerLimit to one it does not (there the handshake is a zmq round trip,
+  // tens of microseconds, more than copying the payload up to that size). Shared memory
+  // and self keep `fallback`.
   std::size_t eagerLimit(int worldRank, std::size_t fallback) const override;
   // ZMPI_TCP_PIECE_BYTES over tcp and ipc; shared memory and self: 0 (whole).
   std::size_t dataPieceBytes(int worldRank) const override;
@@ -130,8 +132,14 @@ class ZmqFabric : public Fabric {
   // says whether anything went in. Returns whether some is still queued.
   bool flushOutboxes(bool& progressed);
   std::string ipcPath_;
-  std::string maxPath_;        // ZMPI_TRANSPORT
-  std::size_t zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT
+  std::string maxPath_;  // ZMPI_TRANSPORT
+  // Measured 2026-12-02 (2 ranks, ZMPI_TRANSPORT=tcp, idle 2-core VM, medians of 2 rounds):
+  // ping-pong 128 KiB 98 us by rendezvous on the bulk connection vs 135 eager, 256 KiB 105
+  // vs 172, 512 KiB 186 vs 249; an exchange fared far worse eager -- 2-rank allreduce of
+  // 512 KiB (two 256 KiB exchanges) 331 vs 3739 us, alltoall 259 vs 410.
+  static constexpr std::size_t kBulkEagerLimit = 64 * 1024;
+  static constexpr std::size_t kZmqEagerLimit = 512 * 1024;
+  long long zmqEagerLimit_;    // ZMPI_TCP_EAGER_LIMIT, -1 when not set
   std::size_t zmqPieceBytes_;  // ZMPI_TCP_PIECE_BYTES
   bool singleCopy_;            // ZMPI_SINGLE_COPY (default 0: off)
   uint64_t pidNamespace_ = 0;  // ours (bind)

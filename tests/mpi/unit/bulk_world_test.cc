@@ -71,8 +71,10 @@ void orderedTraffic(World& world, int rank, int rounds) {
 }
 
 // Two ranks exchange payloads above the tcp eager limit (and, with `rounds`, the ordered
-// traffic above); returns each rank's bulk frames.
-std::vector<uint64_t> exchange(const std::shared_ptr<const zmpi::transport::LinkKeys>& keys, int rounds = 0) {
+// traffic above); returns each rank's bulk frames, and in `eagerLimits` (if given) each
+// rank's eager limit to the other.
+std::vector<uint64_t> exchange(const std::shared_ptr<const zmpi::transport::LinkKeys>& keys, int rounds = 0,
+                               std::vector<uint64_t>* eagerLimits = nullptr) {
   zmpi::transport::ContextOwner context;
   const std::string jobId = "bulk-world-test-" + std::to_string(::getpid());
   std::optional<zmpi::transport::ZapAuthenticator> zap;
@@ -94,6 +96,7 @@ std::vector<uint64_t> exchange(const std::shared_ptr<const zmpi::transport::Link
         config.linkKeys = keys;
         World world(config);
         RANK_CHECK(world.pathTo(1 - rank) == "tcp");
+        if (eagerLimits != nullptr) (*eagerLimits)[static_cast<size_t>(rank)] = world.engine().eagerLimitTo(1 - rank);
         for (size_t bytes : {size_t{600000}, size_t{3 * 1024 * 1024 + 5}}) {
           std::vector<char> out(bytes), in(bytes);
           for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<char>(i * 13 + rank);
@@ -150,6 +153,28 @@ TEST_CASE("rendezvous on the bulk connection and eager messages on zmq keep MPI'
   const auto frames = exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false), kRounds);
   // Rank 0: an Rts and a payload per round, on the bulk connection (not on zmq).
   CHECK(frames[0] >= 2 * kRounds);
+}
+
+TEST_CASE("over tcp small messages go eagerly: up to 64 KiB with a bulk connection, else 512 KiB", "[world][bulk]") {
+  // With the bulk connection a rendezvous beats a large eager message through zmq; without
+  // it the hand-shake is a zmq round trip (zmq_fabric.h). ZMPI_TCP_EAGER_LIMIT decides alone.
+  ForcedTcp tcp;
+  std::vector<uint64_t> limits(2);
+  SECTION("bulk") {
+    exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false), 0, &limits);
+    CHECK(limits == std::vector<uint64_t>{64 * 1024, 64 * 1024});
+  }
+  SECTION("no bulk") {
+    ::setenv("ZMPI_TCP_BULK", "0", 1);
+    exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false), 0, &limits);
+    CHECK(limits == std::vector<uint64_t>{512 * 1024, 512 * 1024});
+  }
+  SECTION("set") {
+    ::setenv("ZMPI_TCP_EAGER_LIMIT", "100000", 1);
+    exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false), 0, &limits);
+    ::unsetenv("ZMPI_TCP_EAGER_LIMIT");
+    CHECK(limits == std::vector<uint64_t>{100000, 100000});
+  }
 }
 
 TEST_CASE("with ZMPI_TCP_BULK=0, or for an encrypted job or one without a secret, they stay on zmq", "[world][bulk]") {
