@@ -103,7 +103,7 @@ const TestLeftWeighted kWeighted;
 }  // namespace
 
 TEST_CASE("direct barrier sends the dissemination plan's messages", "[coll][direct]") {
-  for (int p = 1; p <= 6; ++p) {
+  for (int p : ranksUpTo(6)) {
     compare("barrier", p, [](Communicator& comm, bool direct, bool& served) {
       if (direct) {
         served = barrierDirect(comm);
@@ -116,7 +116,7 @@ TEST_CASE("direct barrier sends the dissemination plan's messages", "[coll][dire
 }
 
 TEST_CASE("direct bcast and reduce match the binomial plans for every root", "[coll][direct]") {
-  for (int p = 1; p <= 6; ++p) {
+  for (int p : ranksUpTo(6)) {
     for (int root = 0; root < p; ++root) {
       for (int count : {0, 1, 33}) {
         compare("bcast root " + std::to_string(root) + " count " + std::to_string(count), p,
@@ -159,7 +159,7 @@ TEST_CASE("direct bcast and reduce match the binomial plans for every root", "[c
 }
 
 TEST_CASE("direct allreduce matches recursive doubling with its fold", "[coll][direct]") {
-  for (int p = 1; p <= 6; ++p) {
+  for (int p : ranksUpTo(6)) {
     for (int count : {0, 1, 40}) {
       for (bool inPlace : {false, true}) {
         compare("allreduce count " + std::to_string(count) + (inPlace ? " in place" : ""), p,
@@ -189,7 +189,7 @@ TEST_CASE("direct allreduce matches recursive doubling with its fold", "[coll][d
 }
 
 TEST_CASE("direct reductions on a type with gaps: spans travel, gaps stay untouched", "[coll][direct]") {
-  for (int p = 1; p <= 5; ++p) {
+  for (int p : ranksUpTo(5)) {
     for (int count : {1, 5}) {
       for (bool inPlace : {false, true}) {
         compare("allreduce with gaps" + std::string(inPlace ? " in place" : ""), p,
@@ -230,7 +230,7 @@ TEST_CASE("direct reductions on a type with gaps: spans travel, gaps stay untouc
 }
 
 TEST_CASE("direct allgather and alltoall match their plans", "[coll][direct]") {
-  for (int p = 1; p <= 6; ++p) {
+  for (int p : ranksUpTo(6)) {
     for (int count : {0, 1, 9}) {
       for (bool inPlace : {false, true}) {
         compare("allgather count " + std::to_string(count) + (inPlace ? " in place" : ""), p,
@@ -263,7 +263,7 @@ TEST_CASE("direct allgather and alltoall match their plans", "[coll][direct]") {
 
 TEST_CASE("direct data movement on a type with gaps packs as the plans do", "[coll][direct]") {
   // paddedIntType: an int then 4 gap bytes; element i is the int at 2 i.
-  for (int p = 1; p <= 5; ++p) {
+  for (int p : ranksUpTo(5)) {
     for (int count : {1, 3}) {
       for (int root = 0; root < p; ++root) {
         compare("bcast with gaps, root " + std::to_string(root), p, [&](Communicator& comm, bool direct, bool& served) {

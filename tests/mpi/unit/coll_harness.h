@@ -3,11 +3,14 @@
 // MockNetwork records every message), small test ops, and message-pattern views.
 // Catch2 assertions are not thread-safe: rank bodies record what they saw, the test
 // thread checks it after the ranks joined.
+#include <algorithm>
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -24,6 +27,31 @@
 #include "mpi/op/op.h"
 
 namespace zmpi::mpi::testing {
+
+// The most ranks a suite's loops go to: ZMPI_TEST_MAX_RANKS, else no limit. The TSan stage
+// of scripts/test.sh sets 4: there every rank is a thread of the one process TSan
+// watches, and 5-8 ranks replay the same hand-overs between threads at several times the
+// cost. The release and ASan suites run every count.
+inline int maxTestRanks() {
+  const char* value = std::getenv("ZMPI_TEST_MAX_RANKS");
+  return value != nullptr && *value != '\0' ? std::atoi(value) : INT_MAX;
+}
+
+// `counts` without those above maxTestRanks().
+inline std::vector<int> rankCounts(std::initializer_list<int> counts) {
+  std::vector<int> kept;
+  for (int p : counts) {
+    if (p <= maxTestRanks()) kept.push_back(p);
+  }
+  return kept;
+}
+
+// 1, 2, ..., most, up to maxTestRanks().
+inline std::vector<int> ranksUpTo(int most) {
+  std::vector<int> all;
+  for (int p = 1; p <= std::min(most, maxTestRanks()); ++p) all.push_back(p);
+  return all;
+}
 
 // Runs body(world) on `size` mock worlds, one thread each, and joins them. Exceptions in
 // a rank are rethrown here after all threads ended. `configure` sets the network up first.

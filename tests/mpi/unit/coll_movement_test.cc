@@ -28,7 +28,7 @@ const Mode kModes[] = {Mode::Blocking, Mode::Nonblocking};
 TEST_CASE("bcast delivers the root's data on 1..8 ranks with every algorithm", "[coll][results]") {
   for (const char* algorithm : {"binomial", "scatter_allgather"}) {
     ForceAlgorithm force("BCAST", algorithm);
-    for (int p = 1; p <= 8; ++p) {
+    for (int p : ranksUpTo(8)) {
       for (int count : {0, 1, 13, 70000}) {
         for (int root : {0, p - 1, p / 2}) {
           for (Mode mode : kModes) {
@@ -54,7 +54,7 @@ TEST_CASE("gather and scatter, fixed and variable sizes, in place, any root", "[
   for (const char* algorithm : {"binomial", "linear"}) {
     ForceAlgorithm gather("GATHER", algorithm);
     ForceAlgorithm scatter("SCATTER", algorithm);
-    for (int p = 1; p <= 8; ++p) {
+    for (int p : ranksUpTo(8)) {
       for (int count : {0, 1, 3}) {
         for (int root : {0, p - 1, p / 2}) {
           for (bool inPlace : {false, true}) {
@@ -149,7 +149,7 @@ TEST_CASE("gather and scatter, fixed and variable sizes, in place, any root", "[
 TEST_CASE("allgather(v) with every algorithm, in place or not", "[coll][results]") {
   for (const char* algorithm : {"recursive_doubling", "bruck", "ring"}) {
     ForceAlgorithm force("ALLGATHER", algorithm);
-    for (int p = 1; p <= 8; ++p) {
+    for (int p : ranksUpTo(8)) {
       for (int count : {0, 1, 5}) {
         for (bool inPlace : {false, true}) {
           for (Mode mode : kModes) {
@@ -205,7 +205,7 @@ TEST_CASE("allgather(v) with every algorithm, in place or not", "[coll][results]
 }
 
 TEST_CASE("alltoall, alltoallv and alltoallw, in place or not", "[coll][results]") {
-  for (int p = 1; p <= 8; ++p) {
+  for (int p : ranksUpTo(8)) {
     for (int count : {0, 1, 3}) {
       for (bool inPlace : {false, true}) {
         for (Mode mode : kModes) {

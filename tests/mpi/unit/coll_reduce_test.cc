@@ -56,7 +56,7 @@ void report(int p, const PerRank<std::string>& failures, const std::string& what
 TEST_CASE("allreduce with every algorithm: sums, rank-ordered products, in place", "[coll][results]") {
   for (const char* algorithm : {"recursive_doubling", "rabenseifner", "ring"}) {
     ForceAlgorithm force("ALLREDUCE", algorithm);
-    for (int p = 1; p <= 8; ++p) {
+    for (int p : ranksUpTo(8)) {
       for (int count : {0, 1, 7, 33}) {
         for (bool inPlace : {false, true}) {
           for (Mode mode : kModes) {
@@ -93,7 +93,7 @@ TEST_CASE("allreduce with every algorithm: sums, rank-ordered products, in place
 TEST_CASE("allreduce gives bit-identical floating-point sums on every rank", "[coll][results]") {
   for (const char* algorithm : {"recursive_doubling", "rabenseifner", "ring"}) {
     ForceAlgorithm force("ALLREDUCE", algorithm);
-    for (int p : {3, 5, 6, 7, 8}) {
+    for (int p : rankCounts({3, 5, 6, 7, 8})) {
       const int count = 40;
       PerRank<std::vector<double>> results(p);
       runRanks(p, [&](World& world) {
@@ -117,7 +117,7 @@ TEST_CASE("allreduce gives bit-identical floating-point sums on every rank", "[c
 }
 
 TEST_CASE("reduce to any root, commutative or not, in place", "[coll][results]") {
-  for (int p = 1; p <= 8; ++p) {
+  for (int p : ranksUpTo(8)) {
     for (int count : {0, 1, 5}) {
       for (int root : {0, p - 1, p / 2}) {
         for (bool inPlace : {false, true}) {
@@ -156,7 +156,7 @@ TEST_CASE("reduce to any root, commutative or not, in place", "[coll][results]")
 }
 
 TEST_CASE("reduce-scatter and reduce-scatter-block, commutative or not, in place", "[coll][results]") {
-  for (int p = 1; p <= 8; ++p) {
+  for (int p : ranksUpTo(8)) {
     for (int base : {0, 1, 3}) {
       for (bool inPlace : {false, true}) {
         for (Mode mode : kModes) {
@@ -208,7 +208,7 @@ TEST_CASE("reduce-scatter and reduce-scatter-block, commutative or not, in place
 }
 
 TEST_CASE("scan and exscan keep rank order, in place or not", "[coll][results]") {
-  for (int p = 1; p <= 8; ++p) {
+  for (int p : ranksUpTo(8)) {
     for (int count : {0, 1, 4}) {
       for (bool inPlace : {false, true}) {
         for (Mode mode : kModes) {
@@ -244,7 +244,7 @@ TEST_CASE("reductions on a datatype with gaps combine elements and leave gaps al
   const Datatype& padded = paddedIntType();
   for (const char* algorithm : {"recursive_doubling", "rabenseifner", "ring"}) {
     ForceAlgorithm force("ALLREDUCE", algorithm);
-    for (int p : {1, 3, 4, 5}) {
+    for (int p : rankCounts({1, 3, 4, 5})) {
       PerRank<std::string> failures(p);
       runRanks(p, [&](World& world) {
         Communicator& comm = world.commWorld();

@@ -24,7 +24,7 @@ namespace {
 const bool kEnvironment =
     setenv("ZMPI_COLL_SHM_AFTER", "0", 1) == 0 && setenv("ZMPI_COLL_SHM_CHUNK_BYTES", "4096", 1) == 0;
 
-const int kRankCounts[] = {2, 3, 4, 8};
+const std::vector<int> kRankCounts = rankCounts({2, 3, 4, 8});
 constexpr int kSlotInts = static_cast<int>(ShmArea::kSlotBytes / sizeof(int));
 constexpr int kChunkInts = 4096 / sizeof(int);
 

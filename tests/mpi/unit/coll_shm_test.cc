@@ -22,7 +22,7 @@ namespace {
 // Every communicator here is fresh: its first call sets its area up (not the third).
 const bool kSetUpAtOnce = setenv("ZMPI_COLL_SHM_AFTER", "0", 1) == 0;
 
-const int kRankCounts[] = {2, 3, 4, 8};
+const std::vector<int> kRankCounts = rankCounts({2, 3, 4, 8});
 constexpr int kSlotInts = static_cast<int>(ShmArea::kSlotBytes / sizeof(int));
 
 template <typename T>
@@ -72,8 +72,7 @@ TEST_CASE("shm bcast and reduce match the plans for every root", "[coll][shm]") 
   for (int p : kRankCounts) {
     for (int root = 0; root < p; ++root) {
       for (int count : {1, 33, kSlotInts, kSlotInts + 1}) {
-        const bool fits =
-            count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(p, count * sizeof(int)));
+        const bool fits = count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(p, count * sizeof(int)));
         compare("bcast root " + std::to_string(root) + " count " + std::to_string(count), p, fits,
                 [&](Communicator& comm, bool shm, bool& served) {
                   std::vector<int> data = comm.rank() == root ? numbers(root, count) : std::vector<int>(count, -1);
@@ -118,8 +117,7 @@ TEST_CASE("shm allreduce matches the plans, in rank order for non-commutative op
     for (int count : {1, 40, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
         const int m = count == 1 ? 1 : count / 4;
-        const bool fits =
-            count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(p, count * sizeof(int)));
+        const bool fits = count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(p, count * sizeof(int)));
         compare("allreduce count " + std::to_string(count) + (inPlace ? " in place" : ""), p, fits,
                 [&](Communicator& comm, bool shm, bool& served) {
                   std::vector<int> in = numbers(comm.rank(), count), out(static_cast<std::size_t>(count), -1);
@@ -164,8 +162,7 @@ TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
           if (!shm || !served) run(*planAllgather(comm, send, count, sendType, out.data(), count, intType()));
           return bytesOf(out);
         });
-        const bool exchanges =
-            count <= alltoallLimit || (shmLargeEnabled() && shmLargeServes(p, bytes));
+        const bool exchanges = count <= alltoallLimit || (shmLargeEnabled() && shmLargeServes(p, bytes));
         compare("alltoall" + how, p, exchanges, [&](Communicator& comm, bool shm, bool& served) {
           std::vector<int> in = numbers(comm.rank(), count * p), out(static_cast<std::size_t>(count * p), -1);
           if (inPlace) out = in;
