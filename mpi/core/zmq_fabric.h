@@ -134,10 +134,12 @@ class ZmqFabric : public Fabric {
   std::string ipcPath_;
   std::string maxPath_;  // ZMPI_TRANSPORT
   // Measured 2026-12-02 (2 ranks, ZMPI_TRANSPORT=tcp, idle 2-core VM, medians of 2 rounds):
-  // ping-pong 128 KiB 98 us by rendezvous on the bulk connection vs 135 eager, 256 KiB 105
-  // vs 172, 512 KiB 186 vs 249; an exchange fared far worse eager -- 2-rank allreduce of
-  // 512 KiB (two 256 KiB exchanges) 331 vs 3739 us, alltoall 259 vs 410.
-  static constexpr std::size_t kBulkEagerLimit = 64 * 1024;
+  // ping-pong 128 KiB 83-98 us by rendezvous on the bulk connection vs 135 eager, 256 KiB
+  // 85-105 vs 172, 512 KiB 186 vs 249; exchanges fared far worse eager -- 2-rank allreduce
+  // of 512 KiB 331 vs 3739 us with a 64 KiB limit, and of 128 KiB (two 64 KiB exchanges)
+  // 230 us with a 32 KiB limit vs 717 with 64 KiB. 32 KiB costs ping-pong 64 KiB 121 vs
+  // 109 us; 16 KiB no better in exchanges.
+  static constexpr std::size_t kBulkEagerLimit = 32 * 1024;
   static constexpr std::size_t kZmqEagerLimit = 512 * 1024;
   long long zmqEagerLimit_;    // ZMPI_TCP_EAGER_LIMIT, -1 when not set
   std::size_t zmqPieceBytes_;  // ZMPI_TCP_PIECE_BYTES

@@ -155,14 +155,14 @@ TEST_CASE("rendezvous on the bulk connection and eager messages on zmq keep MPI'
   CHECK(frames[0] >= 2 * kRounds);
 }
 
-TEST_CASE("over tcp small messages go eagerly: up to 64 KiB with a bulk connection, else 512 KiB", "[world][bulk]") {
+TEST_CASE("over tcp small messages go eagerly: up to 32 KiB with a bulk connection, else 512 KiB", "[world][bulk]") {
   // With the bulk connection a rendezvous beats a large eager message through zmq; without
   // it the hand-shake is a zmq round trip (zmq_fabric.h). ZMPI_TCP_EAGER_LIMIT decides alone.
   ForcedTcp tcp;
   std::vector<uint64_t> limits(2);
   SECTION("bulk") {
     exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false), 0, &limits);
-    CHECK(limits == std::vector<uint64_t>{64 * 1024, 64 * 1024});
+    CHECK(limits == std::vector<uint64_t>{32 * 1024, 32 * 1024});
   }
   SECTION("no bulk") {
     ::setenv("ZMPI_TCP_BULK", "0", 1);
