@@ -66,7 +66,7 @@ std::optional<std::size_t> forcedSegmentBytes();
 // host" is transitive). Measured 2026-12-02 on the idle 2-core VM, `collectives --ops
 // allreduce,bcast,alltoall,allgather --min-bytes 262144 --max-bytes 16777216 --budget-ms 150
 // --reps 3`, medians of 3 rounds alternating whole and 256 KiB pieces, us per call:
-//  - over tcp (ZMPI_TRANSPORT=tcp): pieces fit the tcp eager limit (512 KiB), so a transfer
+//  - over tcp (ZMPI_TRANSPORT=tcp): pieces fit the tcp eager limit (then 512 KiB), so a transfer
 //    became a stream of eager zmq messages instead of one rendezvous on the bulk connection
 //    (which cuts its own pieces, ZMPI_TCP_PIECE_BYTES): 2 ranks 4 MiB alltoall 24212 vs 2406,
 //    bcast 8774 vs 1027; 4 ranks 4 MiB alltoall 111876 vs 16154, allgather 104810 vs 16713.
