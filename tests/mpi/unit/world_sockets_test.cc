@@ -1,7 +1,9 @@
 // Worlds over real sockets, several ranks as threads of this test process: the bootstrap
 // (bind, report, explicit broadcast of the table), the per-pair paths, and traffic.
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -151,10 +153,15 @@ TEST_CASE("a rank with same-host and remote peers spins only while it waits on a
   ::unsetenv("ZMPI_TRANSPORT");
   const bool named = GENERATE(false, true);
   if (named) ::setenv("ZMPI_SPIN_US", "50", 1);
+  // Rank 0's engine and its spin count before the wait, for rank 1 (a thread of this process).
+  std::atomic<Engine*> waiter{nullptr};
+  std::atomic<uint64_t> waiterSpinsBefore{0};
   runSocketWorlds(3, {"a", "b", "a"}, [&](World& world) {
     Engine& engine = world.engine();
-    // Rank 0 posts a receive from rank 1, then tells rank 1 to send: the wait starts tens of
-    // microseconds before the message comes over tcp, and spins only if the spin is named.
+    // Rank 0 posts a receive from rank 1, then tells rank 1 to send, and waits: it spins
+    // only if the spin is named. With the spin named, rank 1 replies only once rank 0's
+    // spin has begun (or ended), so that a rank 0 descheduled between its send and its
+    // wait (a loaded CI machine) cannot find the reply already there and never spin.
     // (The exchange comes before any check: a rank whose check throws leaves the job.)
     char byte = 0;
     uint64_t spinsBefore = 0;
@@ -162,10 +169,21 @@ TEST_CASE("a rank with same-host and remote peers spins only while it waits on a
       auto request = makeRequest(world, Request::Kind::Recv, &byte, 1, 1, 5);
       engine.startRecv(*request);
       spinsBefore = engine.pollRegistration().spinsEnded();
+      waiterSpinsBefore.store(spinsBefore);
+      waiter.store(&engine);
       sendBytes(world, 1, 4, &byte, 1);
       engine.wait(*request);
     } else if (world.rank() == 1) {
       recvBytes(world, 0, 4, &byte, 1);
+      if (named) {  // bounded: a wait that never spins fails the check below, not the job
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        const auto waiting = [&] {
+          Engine* rank0 = waiter.load();  // stored before rank 0's message to us
+          return rank0 == nullptr || (!rank0->pollRegistration().userSpinning() &&
+                                      rank0->pollRegistration().spinsEnded() == waiterSpinsBefore.load());
+        };
+        while (waiting() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+      }
       byte = 'r';
       sendBytes(world, 0, 5, &byte, 1);
     }
