@@ -120,7 +120,7 @@ class Engine {
   // itself. -1 (MPI_ANY_SOURCE, or not known): if some peer's do.
   bool spinsFor(int peerWorld) const {
     if (spinTime_.count() <= 0) return false;
-    return spinEveryPeer_ || peerWorld < 0 || fabric_.isFastPeer(peerWorld);
+    return spinEveryPeer_ || peerWorld < 0 || reachesThroughRings(peerWorld);
   }
   // Whether messages to and from `peerWorld` go through the same-host rings.
   bool reachesThroughRings(int peerWorld) const { return fabric_.isFastPeer(peerWorld); }

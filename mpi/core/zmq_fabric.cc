@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "mpi/core/envelope.h"
 #include "mpi/core/environment.h"
@@ -36,6 +37,13 @@ transport::SocketOptions dataSocketOptions(const std::shared_ptr<const transport
   return options;
 }
 
+// A byte count from the environment (negative: 0), or nothing when the variable is unset.
+std::optional<std::size_t> optionalByteCount(const char* name) {
+  const std::string value = environmentString(name);
+  if (value.empty()) return std::nullopt;
+  return static_cast<std::size_t>(std::max(0LL, parseNumber(name, value)));
+}
+
 std::size_t ringBytes() { return static_cast<std::size_t>(environmentNumber("ZMPI_SHM_RING_BYTES", 512 * 1024)); }
 
 std::string mailboxName(uint64_t jobHash, int rank) { return transport::jobShmPrefix(jobHash) + std::to_string(rank); }
@@ -54,7 +62,7 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
       rank_(rank),
       size_(size),
       maxPath_(environmentString("ZMPI_TRANSPORT", "shm")),
-      zmqEagerLimit_(environmentNumber("ZMPI_TCP_EAGER_LIMIT", -1)),
+      zmqEagerLimit_(optionalByteCount("ZMPI_TCP_EAGER_LIMIT")),
       zmqPieceBytes_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_PIECE_BYTES", 1024 * 1024)))),
       singleCopy_(environmentNumber("ZMPI_SINGLE_COPY", 0) != 0),
       inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
@@ -349,7 +357,7 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
 std::size_t ZmqFabric::eagerLimit(int worldRank, std::size_t fallback) const {
   const Path path = paths_.at(static_cast<size_t>(worldRank));
   if (path != Path::Tcp && path != Path::Ipc) return fallback;
-  if (zmqEagerLimit_ >= 0) return static_cast<std::size_t>(zmqEagerLimit_);
+  if (zmqEagerLimit_) return *zmqEagerLimit_;
   return ordered(worldRank) ? kBulkEagerLimit : kZmqEagerLimit;
 }
 

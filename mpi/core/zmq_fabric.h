@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -141,10 +142,10 @@ class ZmqFabric : public Fabric {
   // 109 us; 16 KiB no better in exchanges.
   static constexpr std::size_t kBulkEagerLimit = 32 * 1024;
   static constexpr std::size_t kZmqEagerLimit = 512 * 1024;
-  long long zmqEagerLimit_;    // ZMPI_TCP_EAGER_LIMIT, -1 when not set
-  std::size_t zmqPieceBytes_;  // ZMPI_TCP_PIECE_BYTES
-  bool singleCopy_;            // ZMPI_SINGLE_COPY (default 0: off)
-  uint64_t pidNamespace_ = 0;  // ours (bind)
+  std::optional<std::size_t> zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT, if set
+  std::size_t zmqPieceBytes_;                 // ZMPI_TCP_PIECE_BYTES
+  bool singleCopy_;                           // ZMPI_SINGLE_COPY (default 0: off)
+  uint64_t pidNamespace_ = 0;                 // ours (bind)
   // Per peer, set in setPeers: its large messages may be read from its memory (cleared
   // when the kernel refuses, from whichever thread matched the message).
   std::unique_ptr<std::atomic<bool>[]> readable_;
