@@ -7,15 +7,18 @@ usage: lint_affected.py ROOT SOURCES CHANGED
 Prints the sources (absolute, in SOURCES' order) that are changed themselves or include,
 directly or through other project headers, a changed header -- a changed foo.proto counts
 as a change of the foo.pb.h generated from it. Prints every source when a change can alter
-the checks or the flags of every file: a .clang-tidy, scripts/lint.sh or this script, a
-CMakeLists.txt or a cmake/ file.
+the checks or the flags of every file: a .clang-tidy, scripts/lint.sh or this script, the
+top CMakeLists.txt or a cmake/ file. A CMakeLists.txt further down can change the flags of
+the targets it defines, whose sources lie in its folder: it counts as a change of every
+source under that folder.
 """
 import os
 import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
-WHOLE_TREE = re.compile(r'(^|/)(\.clang-tidy|CMakeLists\.txt)$|^cmake/|^scripts/lint(\.sh|_affected\.py)$')
+WHOLE_TREE = re.compile(r'(^|/)\.clang-tidy$|^CMakeLists\.txt$|^cmake/|^scripts/lint(\.sh|_affected\.py)$')
+FOLDER_BUILD = re.compile(r'^(.+)/CMakeLists\.txt$')
 
 
 def includes_of(path, root, cache):
@@ -49,8 +52,12 @@ def main():
         print("\n".join(sources))
         return
     changed = {os.path.normpath(os.path.join(root, path)) for path in changed_rel}
+    folders = [os.path.join(root, m.group(1)) + "/" for m in map(FOLDER_BUILD.match, changed_rel) if m]
     cache = {}
     for source in sources:
+        if any(source.startswith(folder) for folder in folders):
+            print(source)
+            continue
         seen, stack = {source}, [source]
         while stack:
             current = stack.pop()
