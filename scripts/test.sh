@@ -32,22 +32,24 @@ bash scripts/setup-deps.sh || { echo "test.sh: dependency setup failed" >&2; exi
 # The CPU seconds (user + system) of this script's finished children so far (cutime and
 # cstime of /proc/PID/stat, in clock ticks; the background lint counts once waited for).
 ticks=$(getconf CLK_TCK)
+# children_cpu PID: of the shell PID ($BASHPID where it is called: a stage in the background
+# is a subshell, and so is the command substitution that calls this).
 children_cpu() {
-  local stat self=$BASHPID  # this shell's, also in a subshell (a stage in the background)
-  stat=$(</proc/"$self"/stat)
+  local stat
+  stat=$(</proc/"$1"/stat)
   awk -v ticks="$ticks" '{ sub(/.*\) /, ""); printf "%.0f", ($14 + $15) / ticks }' <<<"$stat"
 }
 
 # stage NAME COMMAND...: runs one step, times it (wall and CPU), records a failure by name.
 stage() {
-  local name=$1 start=$SECONDS cpu
-  cpu=$(children_cpu)
+  local name=$1 start=$SECONDS cpu self=$BASHPID
+  cpu=$(children_cpu "$self")
   shift
   echo "==> ${name}"
   if "$@"; then
-    echo "<== ${name}: ok ($((SECONDS - start)) s, $(($(children_cpu) - cpu)) s of CPU)"
+    echo "<== ${name}: ok ($((SECONDS - start)) s, $(($(children_cpu "$self") - cpu)) s of CPU)"
   else
-    echo "<== ${name}: FAILED ($((SECONDS - start)) s, $(($(children_cpu) - cpu)) s of CPU)"
+    echo "<== ${name}: FAILED ($((SECONDS - start)) s, $(($(children_cpu "$self") - cpu)) s of CPU)"
     failed+=("${name}")
     return 1
   fi
