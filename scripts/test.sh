@@ -12,11 +12,9 @@
 #   4. unless ZMPI_SKIP_SANITIZERS=1: build-asan (ASan+UBSan; with clang, also the libFuzzer
 #      targets, each run for a bounded time in its suite unless ZMPI_SKIP_FUZZ=1) and
 #      build-tsan (TSan), each tested on its own, without the tests labelled release-only
-#      (and, under TSan, shapes and processes): tests/CMakeLists.txt says why. Each is
-#      built in the background at idle CPU priority while the stage before it tests
-#      (build-asan beside build/'s tests, build-tsan beside build-asan's), then at full
-#      priority once that stage is done. (When the lint checked much of the tree it took
-#      that idle CPU itself, and background builds saved nothing measurable.)
+#      (and, under TSan, shapes and processes): tests/CMakeLists.txt says why. (Compiling
+#      them in the background while build/'s tests ran saved nothing measurable: those
+#      stages leave too little idle CPU for a build.)
 # Every tree is a unity build (CMAKE_UNITY_BUILD: a few sources compiled as one, so the
 # system headers are parsed once per batch): about 40% less compile time.
 # Every stage runs even if an earlier one failed (a target that does not compile is
@@ -115,6 +113,18 @@ run_tests_with() {
   (export "$@" && run_tests "$dir" --repeat "until-pass:${attempts}" -LE "$excluded")
 }
 
+# build_and_test DIR LABEL EXCLUDED_LABELS [VAR=VALUE...] -- [cmake options...]
+build_and_test() {
+  local dir=$1 label=$2 excluded=$3
+  shift 3
+  local envs=()
+  while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done
+  shift || true
+  stage "configure ${dir}" configure "$dir" "$@" || return 1
+  stage "build ${dir}" build "$dir"
+  stage "tests ${label}" run_tests_with "$dir" "$excluded" "${envs[@]}"
+}
+
 # Static analysis (scripts/lint.sh): clang-tidy (.clang-tidy) and cppcheck
 # (.cppcheck-suppressions) over every source in build/'s compile_commands.json; any finding
 # fails the stage. It runs in the background at idle priority (below) from the configuration
@@ -144,35 +154,6 @@ to_foreground() {
       renice -n "$niceness" -p "$pid" >/dev/null 2>&1
     done
   done
-}
-
-# The sanitizer trees are built in the background at idle priority too, while the stage
-# before them tests: the test stages leave a fifth to a half of the two cores idle (ranks
-# waiting for each other, for timeouts, for the network), which the build takes without
-# slowing a test (a runnable test always comes first). Once that stage is done the build gets
-# the cores in full (to_foreground) and is waited for; its output follows then.
-stage_logs=$(mktemp -d)
-declare -A background_pid=()
-# build_in_background DIR [cmake options...]: configure and build DIR in the background.
-build_in_background() {
-  local dir=$1
-  shift
-  (
-    chrt --idle -p 0 "$BASHPID" >/dev/null 2>&1 || renice -n 19 -p "$BASHPID" >/dev/null
-    stage "configure ${dir}" configure "$dir" "$@" && stage "build ${dir}" build "$dir"
-  ) >"$stage_logs/$dir.log" 2>&1 &
-  background_pid[$dir]=$!
-  echo "=== configure and build ${dir}: in the background at idle priority, output when it is waited for"
-}
-# join_build DIR: the build of DIR at full priority, waited for, its output printed.
-join_build() {
-  local dir=$1 status=0
-  to_foreground "${background_pid[$dir]}"
-  wait "${background_pid[$dir]}" || status=$?
-  echo "=== configure and build ${dir}, waited for:"
-  cat "$stage_logs/$dir.log"
-  ((status == 0)) || failed+=("configure or build ${dir}")
-  return "$status"
 }
 
 lint_pid=
@@ -228,7 +209,7 @@ if command -v clang++ >/dev/null; then
   tsan_options+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
 fi
 
-# build/: the lint starts between its configuration and build.
+# build/ by hand (not build_and_test): the lint starts between its configuration and build.
 # -O2 with line tables only (-g1): a quarter less compile time than -g, and a report or a
 # backtrace still names file and line.
 release_flags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
@@ -246,7 +227,6 @@ else
 fi
 if stage "configure build" configure build "${release_flags[@]}" "${unity[@]}"; then
   stage "build build" build build
-  [[ "${ZMPI_SKIP_SANITIZERS:-0}" == 1 ]] || build_in_background build-asan "${asan_options[@]}"
   stage "tests (RelWithDebInfo)" run_tests build --repeat "until-pass:${attempts}" -LE multihost
   report_cores build
 fi
@@ -274,25 +254,17 @@ if [[ -n $multihost_pid ]]; then
 fi
 
 if [[ "${ZMPI_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  [[ -n ${background_pid[build-asan]:-} ]] || build_in_background build-asan "${asan_options[@]}"
-  join_build build-asan
-  build_in_background build-tsan "${tsan_options[@]}"
-  if [[ -f build-asan/CTestTestfile.cmake ]]; then
-    stage "tests (ASan+UBSan$( ((fuzz)) && echo ", libFuzzer"))" run_tests_with build-asan "multihost|release-only" \
-      ASAN_OPTIONS="detect_leaks=1" LSAN_OPTIONS="suppressions=${root}/tests/lsan.supp print_suppressions=0" \
-      UBSAN_OPTIONS="print_stacktrace=1"
-  fi
-  join_build build-tsan
+  build_and_test build-asan "(ASan+UBSan$( ((fuzz)) && echo ", libFuzzer"))" "multihost|release-only" ASAN_OPTIONS="detect_leaks=1" \
+    LSAN_OPTIONS="suppressions=${root}/tests/lsan.supp print_suppressions=0" \
+    UBSAN_OPTIONS="print_stacktrace=1" -- "${asan_options[@]}"
   # libzmq is not instrumented: tests/tsan.supp ignores its own memory accesses, and
   # transport/tsan_annotations.h states the order it gives zmpi's (its hand-overs).
   # ZMPI_TEST_MAX_RANKS: the collective unit suites loop up to 4 ranks (coll_harness.h), as
   # the programs do without label shapes: 5-8 threads of one process show TSan the same
   # hand-overs as 4, at 2-3x the time.
-  if [[ -f build-tsan/CTestTestfile.cmake ]]; then
-    stage "tests (TSan)" run_tests_with build-tsan "multihost|release-only|shapes|processes" \
-      TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1 suppressions=${root}/tests/tsan.supp" \
-      ZMPI_TEST_MAX_RANKS=4
-  fi
+  build_and_test build-tsan "(TSan)" "multihost|release-only|shapes|processes" \
+    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1 suppressions=${root}/tests/tsan.supp" \
+    ZMPI_TEST_MAX_RANKS=4 -- "${tsan_options[@]}"
 elif ((fuzz)); then
   # The sanitizer suites skipped: only the fuzz targets are built and run.
   fuzz_only() {
