@@ -101,7 +101,7 @@ if wait_for stdinunread out ready 4; then
     ar=$(rss_of "${AGENT_PID[a]}") lr=$(rss_of "$job")
     ((ar > agent_max)) && agent_max=$ar
     ((lr > launcher_max)) && launcher_max=$lr
-    sleep 0.05
+    nap 0.05
   done
   if ((agent_max - agent_rss < 8192 && launcher_max - launcher_rss < 8192)); then
     pass "stdinunread: memory bounded (agent ${agent_rss} -> ${agent_max} kB, zmpirun ${launcher_rss} -> ${launcher_max} kB)"
@@ -182,8 +182,7 @@ hostfile "$WORK/hosts" a b
 "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" hang \
   >"$WORK/agentkill.out" 2>"$WORK/agentkill.err" </dev/null &
 job=$!
-tries=0
-while (($(cat "$WORK/agentkill.out" 2>/dev/null | grep -c ready) < 4 && tries++ < 250)); do sleep 0.02; done
+wait_for agentkill out ready 4 5
 started=$(now_ms)
 kill -9 "${AGENT_PID[b]}"
 wait "${AGENT_PID[b]}" 2>/dev/null
@@ -205,8 +204,7 @@ hostfile "$WORK/hosts" a b
 "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" hang \
   >"$WORK/launcherkill.out" 2>"$WORK/launcherkill.err" </dev/null &
 job=$!
-tries=0
-while (($(cat "$WORK/launcherkill.out" 2>/dev/null | grep -c ready) < 4 && tries++ < 250)); do sleep 0.02; done
+wait_for launcherkill out ready 4 5
 running=$(leftovers | wc -l)
 if ((running == 4)); then pass "launcherkill: 4 ranks running"; else
   fail "launcherkill: $running ranks running before zmpirun is killed, expected 4"
@@ -215,7 +213,7 @@ fi
 started=$(now_ms)
 kill -9 "$job"
 wait "$job" 2>/dev/null
-while [[ -n $(leftovers) ]] && (($(now_ms) - started < 8000)); do sleep 0.02; done
+while [[ -n $(leftovers) ]] && (($(now_ms) - started < 8000)); do nap 0.02; done
 elapsed=$(($(now_ms) - started))
 if [[ -z $(leftovers) ]] && ((elapsed < 4500)); then pass "launcherkill: ranks ended $elapsed ms after zmpirun died"; else
   fail "launcherkill: ranks still there after $elapsed ms"
@@ -235,7 +233,7 @@ if [[ -n ${FAULT_RANK:-} ]]; then
     kill -9 "$JOB_PID"
     wait "$JOB_PID" 2>/dev/null
     left() { for object in "${objects[@]}"; do [[ -e $object ]] && echo "$object"; done; }
-    while [[ -n $(leftovers)$(left) ]] && (($(now_ms) - started < 8000)); do sleep 0.02; done
+    while [[ -n $(leftovers)$(left) ]] && (($(now_ms) - started < 8000)); do nap 0.02; done
     elapsed=$(($(now_ms) - started))
     if [[ -z $(left) ]]; then pass "shmkill: objects removed $elapsed ms after zmpirun died"; else
       fail "shmkill: $(left) still in /dev/shm $elapsed ms after zmpirun died"; fi
@@ -250,8 +248,7 @@ fi
 "$ZMPIRUN" -x "ZMPI_TEST_MARKER=$MARKER" -np 4 --hostfile "$WORK/hosts" "$FAKE_RANK" hang stubborn \
   >"$WORK/term.out" 2>"$WORK/term.err" </dev/null &
 job=$!
-tries=0
-while (($(cat "$WORK/term.out" 2>/dev/null | grep -c ready) < 4 && tries++ < 250)); do sleep 0.02; done
+wait_for term out ready 4 5
 kill -TERM "$job"
 wait "$job"
 RC=$?

@@ -3,11 +3,6 @@
 : "${ZMPID:?ZMPID must point at zmpid}"
 trap 'stop_agents; rm -rf "$WORK"' EXIT
 
-# lib.sh's leftovers, in one grep over /proc: fast enough to time how quickly ranks end.
-leftovers() {
-  grep -lzxF "ZMPI_TEST_MARKER=$MARKER" /proc/[0-9]*/environ 2>/dev/null | sed 's|/proc/\([0-9]*\)/environ|\1|'
-}
-
 SECRET="$WORK/secret"
 head -c 32 /dev/urandom | base64 >"$SECRET"
 chmod 600 "$SECRET"
@@ -32,7 +27,7 @@ start_agent() {
       cat "$WORK/agent-$name.err" >&2
       return 1
     fi
-    sleep 0.02
+    nap 0.02
   done
   AGENT_PORT[$name]=$(sed -n 's/.*tcp:\/\/[0-9.]*:\([0-9]*\).*/\1/p' "$WORK/agent-$name.out")
 }

@@ -26,7 +26,7 @@ for np in 2 4; do
   killed=$(now_ms)
   kill -9 "$JOB_PID"
   wait "$JOB_PID" 2>/dev/null
-  until [[ -z $(alive "${ranks[@]}") ]] || (($(now_ms) - killed > 5000)); do sleep 0.01; done
+  until [[ -z $(alive "${ranks[@]}") ]] || (($(now_ms) - killed > 5000)); do nap 0.01; done
   elapsed=$(($(now_ms) - killed))
   if [[ -z $(alive "${ranks[@]}") ]] && ((elapsed < LIMIT_MS)); then
     pass "$name: ranks ended $elapsed ms after zmpirun was killed"
@@ -36,7 +36,7 @@ for np in 2 4; do
   expect_no_leftovers "$name"
 
   # The next job removes them once they are old enough not to be a job's being set up.
-  until (($(now_ms) - killed > AGE_S * 1000 + 1100)); do sleep 0.05; done
+  until (($(now_ms) - killed > AGE_S * 1000 + 1100)); do nap 0.05; done
   run_job "next$np" -np 2 "$FAULT_RANK" traffic
   expect_rc "next$np" 0
   left=()

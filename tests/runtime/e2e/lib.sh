@@ -52,20 +52,16 @@ show() {
   head -c 2000 "$WORK/$1.err" >&2
 }
 
-# Processes (not zombies) of this script's jobs that are still alive.
+# Processes of this script's jobs that are still alive (a zombie's environ reads empty),
+# in one grep over /proc: a pipeline per process cost hundreds of forks per look.
 leftovers() {
-  local f
-  for f in /proc/[0-9]*/environ; do
-    if tr '\0' '\n' 2>/dev/null <"$f" | grep -qxF "ZMPI_TEST_MARKER=$MARKER"; then
-      echo "${f//[^0-9]/}"
-    fi
-  done
+  grep -lzxF "ZMPI_TEST_MARKER=$MARKER" /proc/[0-9]*/environ 2>/dev/null | sed 's|/proc/\([0-9]*\)/environ|\1|'
 }
 # After zmpirun returns, the ranks are reaped and their descendants have been sent
 # SIGKILL; the kernel may still be tearing the last of those down. Bounded retry.
 expect_no_leftovers() {
   local name=$1 tries=0 left
-  while left=$(leftovers) && [[ -n $left ]] && ((tries++ < 50)); do sleep 0.02; done
+  while left=$(leftovers) && [[ -n $left ]] && ((tries++ < 50)); do nap 0.02; done
   if [[ -z $left ]]; then
     pass "$name left no process behind"
   else
@@ -74,7 +70,16 @@ expect_no_leftovers() {
   fi
 }
 
-now_ms() { date +%s%3N; }
+# The helpers below poll in loops, and on a 2-core VM every process started costs about a
+# millisecond of CPU (fork, exec, dynamic linking) that the jobs under test then lack: the
+# clock and the pauses come from bash itself.
+# Milliseconds since the epoch (EPOCHREALTIME: seconds and microseconds, whatever the
+# locale's decimal separator).
+now_ms() { echo $((${EPOCHREALTIME//[!0-9]/} / 1000)); }
+# nap SECONDS: a pause without a sleep process: a read that times out on a pipe nobody
+# writes to (this shell holds both of its ends, so it never reads end of file).
+exec {NAP_FD}<> <(:)
+nap() { read -rt "$1" -u "$NAP_FD" || true; }
 # Upper bounds on how long something may take are multiplied by this: a sanitized zmpirun
 # and its ranks start and stop several times slower (under TSan on a loaded 2-core machine
 # a 4 s bound was missed by a few hundred ms). Lower bounds stay as they are.
@@ -104,7 +109,7 @@ wait_for() {
   # (A file not yet created counts as no lines, not as an empty arithmetic operand.)
   until seen=$(grep -cE -- "$pattern" "$file" 2>/dev/null); ((${seen:-0} >= count)); do
     (($(now_ms) < deadline)) || return 1
-    sleep 0.01
+    nap 0.01
   done
 }
 # The named (not yet unlinked) /dev/shm/zmpi-* objects the given processes map.
@@ -126,9 +131,11 @@ ipc_files() {
 }
 # Processes among the given pids that are still alive (not zombies).
 alive() {
-  local pid state
+  local pid stat state
   for pid in "$@"; do
-    state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || continue
+    { stat=$(<"/proc/$pid/stat"); } 2>/dev/null || continue
+    state=${stat##*) }  # the state follows the command name, which may hold spaces
+    state=${state%% *}
     [[ -n $state && $state != Z ]] && echo "$pid"
   done
 }

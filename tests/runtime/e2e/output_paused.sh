@@ -42,7 +42,7 @@ resume() {
 # reader's end.
 wait_exit() {
   local deadline=$(($(now_ms) + $2 * 1000))
-  while kill -0 "$JOB_PID" 2>/dev/null && (($(now_ms) < deadline)); do sleep 0.02; done
+  while kill -0 "$JOB_PID" 2>/dev/null && (($(now_ms) < deadline)); do nap 0.02; done
   if kill -0 "$JOB_PID" 2>/dev/null; then
     fail "$1: zmpirun still running after $2 s"
     show "$1"
@@ -64,7 +64,7 @@ held_back() {
 # ended_within NAME MS WHAT: waits until no process of the job is left, at most MS ms
 # after `started`; zmpirun must still be waiting for the reader then (it has not been read).
 ended_within() {
-  while [[ -n $(ranks_left) ]] && (($(now_ms) - started < $2)); do sleep 0.01; done
+  while [[ -n $(ranks_left) ]] && (($(now_ms) - started < $2)); do nap 0.01; done
   local elapsed=$(($(now_ms) - started))
   if [[ -z $(ranks_left) ]]; then pass "$1: every rank ended $elapsed ms after $3, the reader still paused"; else
     fail "$1: ranks $(ranks_left | tr '\n' ' ')still running $elapsed ms after $3"
@@ -109,7 +109,7 @@ for where in local remote; do
     for _ in $(seq 1 20); do
       rss=$(rss_of "$JOB_PID")
       ((rss > rss_max)) && rss_max=$rss
-      sleep 0.05
+      nap 0.05
     done
     if ((rss_max - rss_first < rss_limit)); then pass "term-$where: zmpirun's memory bounded ($rss_first -> $rss_max kB)"; else
       fail "term-$where: zmpirun's memory grew from $rss_first to $rss_max kB while its output was held back"; fi

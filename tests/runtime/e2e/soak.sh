@@ -70,7 +70,7 @@ stale=()
 for file in $(comm -13 <(echo "$before") <(snapshot)); do
   for ((look = 0; look < 30; ++look)); do
     unused "$file" || continue 2
-    sleep 0.1
+    nap 0.1
   done
   stale+=("$file")
 done
