@@ -20,6 +20,7 @@
 #include "mpi/coll/async.h"
 #include "mpi/coll/collectives.h"
 #include "mpi/coll/schedule.h"
+#include "mpi/coll/shm_area.h"
 #include "mpi/comm/communicator.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
@@ -269,7 +270,12 @@ struct ShmOutcome {
   bool served = true;
 };
 using ShmCall = std::function<std::vector<char>(Communicator&, bool shm, bool& served)>;
+// Every communicator here is fresh: its first call must set its area up (not the third).
+// ZMPI_COLL_SHM_AFTER=0 comes from ctest's environment (tests/mpi/CMakeLists.txt), not from
+// the suites: the files share one program, and a variable one set would apply to all.
 inline ShmOutcome shmOutcomeOf(int p, bool shm, const ShmCall& call) {
+  INFO("the shared-memory suites run with ZMPI_COLL_SHM_AFTER=0");
+  REQUIRE(coll::callsBeforeSetUp() == 0);
   PerRank<std::vector<char>> results(p);
   PerRank<int> served(p);
   runRanks(p, [&](World& world) {

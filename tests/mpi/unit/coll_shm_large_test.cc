@@ -4,7 +4,7 @@
 // the same bytes with different types), sizes around the slot, the chunk, the alltoall
 // piece and pair region and the ring of chunks; then long mixed sequences in which writers
 // run ahead and alltoall's pair regions alternate with the ring's rounds.
-// Chunks are 4 KiB here (ZMPI_COLL_SHM_CHUNK_BYTES) so that a few KiB take many rounds.
+// Chunks are 4 KiB here (ctest sets ZMPI_COLL_SHM_CHUNK_BYTES) so that a few KiB take many rounds.
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
@@ -20,9 +20,6 @@ using namespace zmpi::mpi::coll;
 using namespace zmpi::mpi::testing;
 
 namespace {
-
-const bool kEnvironment =
-    setenv("ZMPI_COLL_SHM_AFTER", "0", 1) == 0 && setenv("ZMPI_COLL_SHM_CHUNK_BYTES", "4096", 1) == 0;
 
 const std::vector<int> kRankCounts = rankCounts({2, 3, 4, 8});
 constexpr int kSlotInts = static_cast<int>(ShmArea::kSlotBytes / sizeof(int));
@@ -80,9 +77,11 @@ void compare(const std::string& what, int p, const ShmCall& call, bool serves = 
 }  // namespace
 
 TEST_CASE("large shm calls use the configured chunk and decline without an area", "[coll][shm]") {
-  REQUIRE(kEnvironment);
+  // ctest's environment for this file (tests/mpi/CMakeLists.txt; see shmOutcomeOf).
+  INFO("run with ZMPI_COLL_SHM_AFTER=0 ZMPI_COLL_SHM_CHUNK_BYTES=4096");
+  REQUIRE(callsBeforeSetUp() == 0);
+  REQUIRE(ShmArea::chunkBytes() == 4096);
   CHECK(shmLargeEnabled());
-  CHECK(ShmArea::chunkBytes() == 4096);
   // One rank: no shared-memory area, the caller runs the plan.
   runRanks(1, [](World& world) {
     std::vector<int> data(static_cast<std::size_t>(kChunkInts), 7);

@@ -19,9 +19,6 @@ using namespace zmpi::mpi::testing;
 
 namespace {
 
-// Every communicator here is fresh: its first call sets its area up (not the third).
-const bool kSetUpAtOnce = setenv("ZMPI_COLL_SHM_AFTER", "0", 1) == 0;
-
 const std::vector<int> kRankCounts = rankCounts({2, 3, 4, 8});
 constexpr int kSlotInts = static_cast<int>(ShmArea::kSlotBytes / sizeof(int));
 
@@ -53,7 +50,6 @@ std::vector<char> joined(std::vector<char> a, const std::vector<char>& b) {
 }  // namespace
 
 TEST_CASE("shm barrier serves every communicator of a few ranks", "[coll][shm]") {
-  REQUIRE(kSetUpAtOnce);
   for (int p : kRankCounts) {
     compare("barrier", p, true, [](Communicator& comm, bool shm, bool& served) {
       for (int i = 0; i < 5; ++i) {
