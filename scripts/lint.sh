@@ -10,9 +10,11 @@
 # headers they include. Not checked: generated code (build/**/*.pb.{h,cc}, the ABI stubs
 # build/mpi/generated_stubs.cc) and system headers.
 # --since REV: clang-tidy checks only the sources that differ from commit REV (committed or
-# not) and those that include, directly or not, a header or .proto that differs; all of them
-# when REV is not in the history (a shallow clone) or when the checks themselves may differ
-# (a .clang-tidy, this script, a CMake file). cppcheck always checks everything (a minute).
+# not), those whose compile command differs from REV's (a CMake change: REV's tree is
+# configured with this build's settings to compare), and those that include, directly or not,
+# a header or .proto that differs; all of them when REV is not in the history (a shallow
+# clone) or when the checks themselves may differ (a .clang-tidy, this script).
+# cppcheck always checks everything (a minute).
 # CI passes the commit of .ci/lint-baseline, the last one at which the whole tree was clean.
 # Each tool runs over the files ZMPI_JOBS at a time (default 2). Exits non-zero if either
 # tool reports anything; the findings are printed as file:line: warning: ... [check].
@@ -70,6 +72,18 @@ with open(os.path.join(work, "files"), "w") as out:
     out.writelines(f + "\n" for f in sorted(seen, key=os.path.getsize, reverse=True))
 EOF
 nfiles=$(wc -l <"$work/files")
+# recompiled_since REV: the sources whose compile command differs from REV's (what a CMake
+# change did to flags, definitions, include paths): REV's tree configured with this build's
+# settings (compilers, flags, build type, unity, ZMPI_* options from its cache), commands
+# compared (scripts/lint_recompiled.py). False if REV's tree cannot be configured so.
+recompiled_since() {
+  local base=$work/base options
+  mkdir -p "$base/src" && git archive "$1" | tar -x -C "$base/src" || return 1
+  mapfile -t options < <(sed -n -E 's/^((CMAKE_BUILD_TYPE|CMAKE_(C|CXX)_COMPILER|CMAKE_(C|CXX)_FLAGS[A-Z_]*|CMAKE_UNITY_BUILD|ZMPI_[A-Z0-9_]+):[A-Z]+=.*)$/-D\1/p' "$build/CMakeCache.txt")
+  cmake -S "$base/src" -B "$base/build" -G Ninja "${options[@]}" >"$base/configure.log" 2>&1 || return 1
+  python3 scripts/lint_recompiled.py "$base/build/compile_commands.json" "$base/src" "$base/build" "$db" "$root" "$build"
+}
+
 # clang-tidy's share of them (all, or with --since the ones a change can affect).
 cp "$work/files" "$work/tidy-files"
 if [[ -n $since ]]; then
@@ -78,7 +92,13 @@ if [[ -n $since ]]; then
   else
     git diff --name-only "$since" -- . >"$work/changed"
     git ls-files --others --exclude-standard >>"$work/changed"
-    python3 scripts/lint_affected.py "$root" "$work/files" "$work/changed" >"$work/tidy-files" || exit 2
+    recompiled=()
+    if recompiled_since "$since" >"$work/recompiled"; then
+      recompiled=("$work/recompiled")
+    else
+      echo "lint: ${since:0:12} could not be configured as ${build} is: a CMake file changed counts for its folder (the top ones for all)"
+    fi
+    python3 scripts/lint_affected.py "$root" "$work/files" "$work/changed" "${recompiled[@]}" >"$work/tidy-files" || exit 2
     echo "lint: clang-tidy checks the $(wc -l <"$work/tidy-files") of ${nfiles} files that changes since ${since:0:12} can affect"
   fi
 fi

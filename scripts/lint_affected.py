@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
 """The sources a change can affect, for scripts/lint.sh --since.
 
-usage: lint_affected.py ROOT SOURCES CHANGED
-  SOURCES  absolute paths of the sources to choose from, one a line (lint.sh's list)
-  CHANGED  paths relative to ROOT that differ from the baseline, one a line (git diff)
-Prints the sources (absolute, in SOURCES' order) that are changed themselves or include,
-directly or through other project headers, a changed header -- a changed foo.proto counts
-as a change of the foo.pb.h generated from it. Prints every source when a change can alter
-the checks or the flags of every file: a .clang-tidy, scripts/lint.sh or this script, the
-top CMakeLists.txt or a cmake/ file. A CMakeLists.txt further down can change the flags of
-the targets it defines, whose sources lie in its folder: it counts as a change of every
-source under that folder.
+usage: lint_affected.py ROOT SOURCES CHANGED [RECOMPILED]
+  SOURCES     absolute paths of the sources to choose from, one a line (lint.sh's list)
+  CHANGED     paths relative to ROOT that differ from the baseline, one a line (git diff)
+  RECOMPILED  absolute paths of the sources whose compile command differs from the
+              baseline's (lint.sh configures the baseline as the build was configured)
+Prints the sources (absolute, in SOURCES' order) that are changed themselves, compiled
+otherwise, or include, directly or through other project headers, a changed header -- a
+changed foo.proto counts as a change of the foo.pb.h generated from it. Prints every source
+when a change can alter the checks: a .clang-tidy, scripts/lint.sh or this script.
+With RECOMPILED, a CMake file counts only through the commands it changed. Without it (the
+baseline could not be configured), a change of the top CMakeLists.txt or a cmake/ file
+counts as a change of every source, and a CMakeLists.txt further down (the flags of the
+targets it defines, whose sources lie in its folder) as a change of every source under its
+folder.
 """
 import os
 import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
-WHOLE_TREE = re.compile(r'(^|/)\.clang-tidy$|^CMakeLists\.txt$|^cmake/|^scripts/lint(\.sh|_affected\.py)$')
+CHECKS = re.compile(r'(^|/)\.clang-tidy$|^scripts/lint(\.sh|_affected\.py)$')
+TOP_BUILD = re.compile(r'^CMakeLists\.txt$|^cmake/')
 FOLDER_BUILD = re.compile(r'^(.+)/CMakeLists\.txt$')
 
 
@@ -44,15 +49,21 @@ def includes_of(path, root, cache):
 
 
 def main():
-    root, sources_file, changed_file = sys.argv[1:]
+    root, sources_file, changed_file = sys.argv[1:4]
     root = os.path.realpath(root)
     sources = [line.strip() for line in open(sources_file) if line.strip()]
     changed_rel = [line.strip() for line in open(changed_file) if line.strip()]
-    if any(WHOLE_TREE.search(path) for path in changed_rel):
+    recompiled = None
+    if len(sys.argv) > 4:
+        recompiled = {line.strip() for line in open(sys.argv[4]) if line.strip()}
+    whole = CHECKS if recompiled is not None else re.compile(CHECKS.pattern + "|" + TOP_BUILD.pattern)
+    if any(whole.search(path) for path in changed_rel):
         print("\n".join(sources))
         return
-    changed = {os.path.normpath(os.path.join(root, path)) for path in changed_rel}
-    folders = [os.path.join(root, m.group(1)) + "/" for m in map(FOLDER_BUILD.match, changed_rel) if m]
+    changed = {os.path.normpath(os.path.join(root, path)) for path in changed_rel} | (recompiled or set())
+    folders = []
+    if recompiled is None:
+        folders = [os.path.join(root, m.group(1)) + "/" for m in map(FOLDER_BUILD.match, changed_rel) if m]
     cache = {}
     for source in sources:
         if any(source.startswith(folder) for folder in folders):
