@@ -9,7 +9,8 @@ usage: lint_affected.py ROOT SOURCES CHANGED [RECOMPILED]
 Prints the sources (absolute, in SOURCES' order) that are changed themselves, compiled
 otherwise, or include, directly or through other project headers, a changed header -- a
 changed foo.proto counts as a change of the foo.pb.h generated from it. Prints every source
-when a change can alter the checks: a .clang-tidy, scripts/lint.sh or this script.
+when a change can alter what the checks report: a .clang-tidy, or scripts/lint.sh (the
+flags it gives clang-tidy). This script and lint_recompiled.py only choose the files.
 With RECOMPILED, a CMake file counts only through the commands it changed. Without it (the
 baseline could not be configured), a change of the top CMakeLists.txt or a cmake/ file
 counts as a change of every source, and a CMakeLists.txt further down (the flags of the
@@ -21,7 +22,7 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
-CHECKS = re.compile(r'(^|/)\.clang-tidy$|^scripts/lint(\.sh|_affected\.py)$')
+CHECKS = re.compile(r'(^|/)\.clang-tidy$|^scripts/lint\.sh$')
 TOP_BUILD = re.compile(r'^CMakeLists\.txt$|^cmake/')
 FOLDER_BUILD = re.compile(r'^(.+)/CMakeLists\.txt$')
 
@@ -56,8 +57,7 @@ def main():
     recompiled = None
     if len(sys.argv) > 4:
         recompiled = {line.strip() for line in open(sys.argv[4]) if line.strip()}
-    whole = CHECKS if recompiled is not None else re.compile(CHECKS.pattern + "|" + TOP_BUILD.pattern)
-    if any(whole.search(path) for path in changed_rel):
+    if any(CHECKS.search(path) or (recompiled is None and TOP_BUILD.search(path)) for path in changed_rel):
         print("\n".join(sources))
         return
     changed = {os.path.normpath(os.path.join(root, path)) for path in changed_rel} | (recompiled or set())
