@@ -231,6 +231,8 @@ int PMPI_Buffer_detach(void* buffer, int* size) {
   return guarded("MPI_Buffer_detach", [&] {
     pointerArg(buffer, "buffer");
     pointerArg(size, "size");
+    // Detach sleeps until the buffered sends are out, which may need a receiving thread.
+    if (World* world = liveWorld.load(std::memory_order_acquire)) world->engine().prepareToBlock();
     BsendBuffer::instance().detach(static_cast<void**>(buffer), size);
     return MPI_SUCCESS;
   });

@@ -107,8 +107,13 @@ void run(Schedule& schedule) {
     const bool spin = std::any_of(round.transfers.begin(), round.transfers.end(), [&](const Schedule::Transfer& t) {
       return engine.spinsFor(schedule.comm().worldRankOf(t.peer));
     });
+    // Receive in the wait only if every transfer comes through the zmq inbox (small ones).
+    const bool inboxTraffic =
+        std::all_of(round.transfers.begin(), round.transfers.end(), [&](const Schedule::Transfer& t) {
+          return engine.travelsThroughInbox(schedule.comm().worldRankOf(t.peer), t.bytes);
+        });
     while (!state->finished()) {
-      engine.waitUntil([&] { return state->completions() != seen; }, spin);
+      engine.waitUntil([&] { return state->completions() != seen; }, spin, inboxTraffic);
       seen = state->completions();
       state->start(begin);
     }

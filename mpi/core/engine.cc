@@ -471,10 +471,10 @@ void Engine::complete(Request& request) {
 #if !defined(__SANITIZE_THREAD__)
     std::atomic_thread_fence(std::memory_order_seq_cst);
 #endif
-    if (sleepers_.load(std::memory_order_relaxed) == 0) return;
+    if (sleepers_.load(std::memory_order_relaxed) == 0 && !anotherThreadReceives()) return;
     std::lock_guard lock(mutex_);
     ++epoch_;
-    progress_.notify_all();
+    wakeWaiters();
     return;
   }
   bool destroy = false;
@@ -486,7 +486,7 @@ void Engine::complete(Request& request) {
     request.done.store(true, std::memory_order_release);
     // Under the lock: a waiter that saw `done` may destroy this engine once it is released
     // (~Engine takes it first). TSan found the wake-up after the unlock racing with ~Engine.
-    progress_.notify_all();
+    wakeWaiters();
   }
   if (destroy) delete &request;
 }
@@ -560,11 +560,83 @@ void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool 
 
 void Engine::prepareToBlock() {
   if (polling_.dropIfIdle() && fabric_.hasFastData()) fabric_.wake();
+  if (waitersReceive_) lease_.handBack();
+}
+
+void Engine::setWaitersReceive(bool on) { waitersReceive_ = on && environmentNumber("ZMPI_RECEIVE_IN_WAIT", 1) != 0; }
+
+std::size_t Engine::pollRings() {
+  return fabric_.pollFast([this](transport::WireMessage&& message) { onMessage(std::move(message)); },
+                          [this](const transport::CompactMessage& message) { onCompact(message); });
 }
 
 std::size_t Engine::pollOnce() {
-  return fabric_.pollFast([this](transport::WireMessage&& message) { onMessage(std::move(message)); },
-                          [this](const transport::CompactMessage& message) { onCompact(message); });
+  std::size_t delivered = pollRings();
+  // Nobody receives from the inbox right now (the lease lingers after a wait): a loop of
+  // tests must not wait for the progress thread to take it back.
+  if (waitersReceive_ && lease_.tryTake()) {
+    // Bounded: a test returns even while messages keep coming.
+    constexpr std::size_t kMostPerPoll = 64;
+    while (delivered < kMostPerPoll && receiveOne(std::chrono::milliseconds(0))) ++delivered;
+    lease_.release(false);
+  }
+  return delivered;
+}
+
+bool Engine::receiveOne(std::chrono::milliseconds timeout) {
+  try {
+    auto message = fabric_.receive(timeout);
+    if (!message) return false;
+    onMessage(std::move(*message));
+    return true;
+  } catch (const MpiError&) {
+    throw;  // the program's error (through its handler), not the transport's
+  } catch (const std::exception& error) {
+    // What ends the progress thread ends the world (World::progressLoop) wherever it happens.
+    log::get("mpi")->error("progress: {}", error.what());
+    abort(error.what());
+    return false;
+  }
+}
+
+bool Engine::receiveUntil(transport::FunctionRef<bool()> ready) {
+  if (!waitersReceive_) return false;
+  const auto self = std::this_thread::get_id();
+  const bool nested = receiverWaiting_.load(std::memory_order_acquire) && receiver_.load() == self;
+  if (!nested) {
+    if (!lease_.takeForWait([this] { fabric_.wake(); })) return false;
+    receiver_.store(self);
+    // Dekker with the completions (complete(), wakeWaiters()): they publish, then look for
+    // a receiver; we announce ourselves, then look at what they publish.
+    receiverWaiting_.store(true, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  struct GiveBack {
+    Engine& engine;
+    bool nested;
+    ~GiveBack() {
+      if (nested) return;
+      engine.receiverWaiting_.store(false, std::memory_order_seq_cst);
+      // Others asleep on progress_ need a receiving thread now, not after the linger.
+      engine.lease_.release(engine.sleepers_.load(std::memory_order_relaxed) > 0);
+    }
+  } giveBack{*this, nested};
+  while (!ready() && !abortedFlag_.load(std::memory_order_acquire)) receiveOne(receiveRecheck_);
+  return true;
+}
+
+bool Engine::anotherThreadReceives() const {
+  return receiverWaiting_.load(std::memory_order_relaxed) && receiver_.load() != std::this_thread::get_id();
+}
+
+void Engine::wakeReceiver() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // see receiveUntil
+  if (anotherThreadReceives()) fabric_.wake();
+}
+
+void Engine::wakeWaiters() {
+  progress_.notify_all();
+  if (waitersReceive_) wakeReceiver();
 }
 
 int Engine::waitedPeer(const Request& request) {
@@ -576,27 +648,42 @@ void Engine::wait(Request& request) {
   if (request.done.load(std::memory_order_acquire)) return;
   // Spin briefly, draining the shared-memory rings ourselves: a reply that arrives within
   // microseconds completes the request on this thread, with no hand-off and no system
-  // call. Then block on the condition variable; the progress thread carries on.
+  // call. Then block on the condition variable; the progress thread carries on -- or,
+  // where waiters receive, receive on this thread.
   if (spinsFor(waitedPeer(request)) && spinUntil([&] { return request.done.load(std::memory_order_acquire); })) return;
-  prepareToBlock();
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeWait(request); });
+  const bool inboxTraffic =
+      request.type == nullptr ||
+      travelsThroughInbox(waitedPeer(request), static_cast<uint64_t>(request.count) * request.type->size());
+  if (inboxTraffic && receiveUntil([&] { return request.done.load(std::memory_order_acquire); })) {
+    if (request.done.load(std::memory_order_acquire)) return;
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+  }
+  prepareToBlock();
   const SleeperCount sleeping(sleepers_);
   std::unique_lock lock(mutex_);
   progress_.wait(lock, [&] { return request.done.load(std::memory_order_acquire) || aborted_; });
   if (!request.done.load()) throwIfAborted();
 }
 
-void Engine::waitUntil(const std::function<bool()>& ready, bool spin) {
+void Engine::waitUntil(const std::function<bool()>& ready, bool spin, bool inboxTraffic) {
   {
     std::lock_guard lock(mutex_);
     throwIfAborted();
   }
   if (spin ? spinUntil(ready) : ready()) return;
+  Watchdog::Watch watch(watchdog_.get());
+  watch.arm([] { return describeWait(); });
+  if (inboxTraffic && receiveUntil([&] { return ready(); })) {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+    return;
+  }
   prepareToBlock();
   // `ready` runs without the lock (it may start operations); the epoch tells whether
   // anything completed between its check and the wait, so no wakeup is ever missed.
-  Watchdog::Watch watch(watchdog_.get());
   const SleeperCount sleeping(sleepers_);  // before `ready` is checked (see complete())
   for (;;) {
     uint64_t seen;
@@ -617,7 +704,7 @@ void Engine::notifyProgress() {
     std::lock_guard lock(mutex_);
     ++epoch_;  // waitUntil() re-checks its condition on every epoch change
   }
-  progress_.notify_all();
+  wakeWaiters();
 }
 
 void Engine::abort(const std::string& reason) {
@@ -628,7 +715,7 @@ void Engine::abort(const std::string& reason) {
     abortReason_ = reason;
     abortedFlag_.store(true, std::memory_order_release);
   }
-  progress_.notify_all();
+  wakeWaiters();
 }
 
 // --------------------------------------------------------------------------- probes
@@ -656,21 +743,22 @@ const IncomingMessage* Engine::findUnexpected(int context, int source, int tag) 
 }
 
 void Engine::spinForUnexpected(int context, int source, int tag, int sourceWorld) {
-  // Spin on the rings first, as wait() does; then block (the progress thread takes over).
-  if (spinsFor(sourceWorld)) {
-    spinUntil([&] {
-      if (abortedFlag_.load(std::memory_order_acquire)) return true;
-      std::lock_guard match(matchMutex_);
-      return findUnexpected(context, source, tag) != nullptr;
-    });
-  }
+  // Spin on the rings first, as wait() does; then receive here or block (the progress
+  // thread takes over), as wait() does.
+  auto queued = [&] {
+    if (abortedFlag_.load(std::memory_order_acquire)) return true;
+    std::lock_guard match(matchMutex_);
+    return findUnexpected(context, source, tag) != nullptr;
+  };
+  if (spinsFor(sourceWorld) && spinUntil(queued)) return;
+  if (receiveUntil(queued)) return;
   prepareToBlock();
 }
 
 void Engine::probe(int context, int source, int tag, MPI_Status* status, int sourceWorld) {
-  spinForUnexpected(context, source, tag, sourceWorld);
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeProbe(source, tag); });  // before our lock: it looks up the communicator
+  spinForUnexpected(context, source, tag, sourceWorld);
   std::unique_lock lock(mutex_);
   for (;;) {
     throwIfAborted();
@@ -717,9 +805,9 @@ std::unique_ptr<IncomingMessage> Engine::improbe(int context, int source, int ta
 }
 
 std::unique_ptr<IncomingMessage> Engine::mprobe(int context, int source, int tag, MPI_Status* status, int sourceWorld) {
-  spinForUnexpected(context, source, tag, sourceWorld);
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeProbe(source, tag); });  // before our lock: it looks up the communicator
+  spinForUnexpected(context, source, tag, sourceWorld);
   std::unique_lock lock(mutex_);
   for (;;) {
     throwIfAborted();
@@ -801,7 +889,7 @@ void Engine::arrive(MessageKind kind, const Envelope& envelope, const void* payl
     std::lock_guard lock(mutex_);
     ++epoch_;
   }
-  progress_.notify_all();
+  wakeWaiters();
 }
 
 void Engine::onMessage(transport::WireMessage&& wire) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 
 #include "mpi/core/eager_flow.h"
@@ -21,6 +22,7 @@
 #include "mpi/core/fabric.h"
 #include "mpi/core/poll_registration.h"
 #include "mpi/core/posted_queue.h"
+#include "mpi/core/receive_lease.h"
 #include "mpi/core/request.h"
 #include "mpi/core/watchdog.h"
 #include "transport/light_mutex.h"
@@ -59,14 +61,41 @@ class Engine {
   void wait(Request& request);
   // Blocks until `ready()` holds, re-checking whenever the engine makes progress. Without
   // `spin` it blocks at once (see spinsFor: nothing it waits for comes through the rings).
-  void waitUntil(const std::function<bool()>& ready, bool spin = true);
+  // `inboxTraffic`: what it waits for comes through the zmq inbox (not only through the
+  // bulk connections), so a waiter may receive it itself (setWaitersReceive).
+  void waitUntil(const std::function<bool()>& ready, bool spin = true, bool inboxTraffic = true);
   void freeRequest(Request& request);  // MPI_Request_free semantics
   // Delivers whatever waits in the shared-memory rings, on this thread (MPI_Test and
-  // MPI_Iprobe loops progress this way). Returns how many messages were delivered.
+  // MPI_Iprobe loops progress this way), and, where waiting threads receive themselves
+  // (setWaitersReceive) and nobody does now, what waits in the inbox. Returns how many
+  // messages were delivered.
   std::size_t pollOnce();
+  // The rings alone (the progress thread's round).
+  std::size_t pollRings();
   // Call before sleeping on anything but wait()/waitUntil(): drops the user threads' poller
-  // registration, so that senders wake the progress thread again.
+  // registration, so that senders wake the progress thread again, and hands a lingering
+  // receive lease back to it.
   void prepareToBlock();
+  // Whether a thread that waits here receives from the fabric's inbox itself instead of
+  // sleeping while the progress thread does (ReceiveLease): for a rank whose every peer is
+  // reached through zmq, where it saves a thread hand-off per message. Call before the
+  // progress thread starts. ZMPI_RECEIVE_IN_WAIT=0 turns it off.
+  void setWaitersReceive(bool on);
+  bool waitersReceive() const { return waitersReceive_; }
+  // The progress thread lends it out (World::progressLoop).
+  ReceiveLease& receiveLease() { return lease_; }
+  // Whether a message of `bytes` to or from `peerWorld` travels through the zmq inbox only
+  // (eagerly): then a waiter receives it best itself. A rendezvous payload on the bulk
+  // connection is completed by that connection's I/O thread, and a waiter blocked in the
+  // inbox is woken from there through zmq's poll: a 2-rank forced-tcp alltoall of 256 KiB
+  // took 250-260 us so against 165-170 us sleeping on the condition variable.
+  bool travelsThroughInbox(int peerWorld, uint64_t bytes) const {
+    return peerWorld < 0 || bytes <= eagerLimitTo(peerWorld);
+  }
+  // How long a receiving waiter blocks in the fabric before it looks at what it waits for
+  // even if nobody woke it (a wake-up lost to a race nobody foresaw costs this, not a
+  // hang). Tests make it long, so that a missing wake-up hangs.
+  void setReceiveRecheck(std::chrono::milliseconds period) { receiveRecheck_ = period; }
 
   // Probes the unexpected queue. Returns true and fills `status` if a match is queued.
   bool iprobe(int context, int source, int tag, MPI_Status* status);
@@ -208,6 +237,19 @@ class Engine {
   std::unique_ptr<IncomingMessage> takeUnexpected(int context, int source, int tag, MPI_Status* status,
                                                   bool& creditDue);
   void throwIfAborted();
+  // Waits as the receiving thread, if waiters receive here: takes the lease (or finds this
+  // thread holds it already, in a nested wait) and receives and delivers messages on this
+  // thread until `ready()` or the world aborts. False, having done nothing, if waiters do
+  // not receive or another thread holds the lease (then wait as before).
+  bool receiveUntil(transport::FunctionRef<bool()> ready);
+  // Receives one message from the fabric and delivers it here; a failure aborts the world,
+  // as on the progress thread. Returns whether a message came.
+  bool receiveOne(std::chrono::milliseconds timeout);
+  // Wakes the threads asleep on progress_ and a thread receiving in a wait (unless that is
+  // us: it looks again after every message it delivers).
+  void wakeWaiters();
+  void wakeReceiver();
+  bool anotherThreadReceives() const;
   // The first queued message probe arguments match, or null; the caller holds matchMutex_.
   const IncomingMessage* findUnexpected(int context, int source, int tag) const;
   // probe/mprobe: spins until such a message is queued or spinTime() passes.
@@ -232,6 +274,13 @@ class Engine {
   unsigned pollsPerYield_ = kPollsPerYieldUnbound;
   bool spinEveryPeer_ = true;  // false: only waits on same-host peers spin (setSpinPolicy)
   PollRegistration polling_;
+  bool waitersReceive_ = false;
+  ReceiveLease lease_;
+  std::chrono::milliseconds receiveRecheck_{100};
+  // A user thread receives in a wait (holds the lease), and which: a completion on any
+  // other thread must wake it out of its receive.
+  std::atomic<bool> receiverWaiting_{false};
+  std::atomic<std::thread::id> receiver_{};
 
   std::mutex mutex_;
   std::condition_variable progress_;

@@ -95,6 +95,10 @@ World::World(const WorldConfig& config)
   // (forced-tcp 8 B ping-pong 37 -> 88 us; raw zmq 21 us).
   engine_->setSpinPolicy(!mock_ && (sameHost > cpusAllowedAtStart() || fabric_->hasThreadedPeers()), boundToCpus(),
                          mock_ || fabric_->hasFastPeers(), !mock_ && fabric_->hasThreadedPeers());
+  // Every peer through zmq (forced tcp, one rank per host): waiting threads receive
+  // themselves. With rings to poll the progress thread keeps the inbox (their traffic and
+  // the inbox's are served by one loop there).
+  engine_->setWaitersReceive(!mock_ && size_ > 1 && !fabric_->hasFastPeers());
 
   std::vector<int> all(static_cast<size_t>(size_));
   for (int r = 0; r < size_; ++r) all[static_cast<size_t>(r)] = r;
@@ -213,14 +217,25 @@ void World::progressLoop() {
   // this thread leaves them alone and spins only for its own traffic: two threads polling
   // the same rings would only take turns on the core and hand each message across.
   auto logger = log::get("mpi");
+  // Where waiting threads receive themselves, one asks for the inbox (ReceiveLease): we
+  // lend it and park until it is ours again.
   auto deliver = [this](transport::WireMessage&& message) { engine_->onMessage(std::move(message)); };
+  ReceiveLease& lease = engine_->receiveLease();
+  struct LeaveLease {
+    ReceiveLease& lease;
+    ~LeaveLease() { lease.progressExited(); }
+  } leaveLease{lease};
   auto lastWork = std::chrono::steady_clock::now();
   while (!stopping_.load()) {
     try {
+      if (lease.wanted()) {
+        if (!lease.lendAndWait()) break;
+        continue;
+      }
       PollRegistration& polling = engine_->pollRegistration();
       // A spinning user thread also writes what is queued for full rings (pollFast).
       const bool userSpinning = polling.userSpinning();
-      std::size_t work = userSpinning ? 0 : engine_->pollOnce();
+      std::size_t work = userSpinning ? 0 : engine_->pollRings();
       const bool queued = userSpinning ? fabric_->hasQueued() : fabric_->flushQueued();
       bool zmqWork = false;
       if (auto message = fabric_->receive(std::chrono::milliseconds(0))) {
@@ -310,6 +325,7 @@ void World::notifyAborting(int code) {
 void World::shutdown() {
   if (stopping_.exchange(true)) return;
   fabric_->wake();
+  engine_->receiveLease().close();
   if (progress_.joinable()) progress_.join();
   commSelf_.reset();
   commWorld_.reset();

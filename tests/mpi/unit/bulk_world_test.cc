@@ -9,21 +9,13 @@
 #include <string>
 #include <thread>
 
-#include "mock_world.h"
-#include "transport/context.h"
-#include "transport/link_security.h"
-#include "transport/rendezvous.h"
+#include "tcp_worlds.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;
 using namespace std::chrono_literals;
 
 namespace {
-
-#define RANK_CHECK(condition)                                                                    \
-  do {                                                                                           \
-    if (!(condition)) throw std::runtime_error(std::string("rank check failed: ") + #condition); \
-  } while (false)
 
 // Rank 0 sends `rounds` pairs (a payload above the tcp eager limit, whose Rts takes the
 // bulk connection, then a small eager one on zmq), all with one tag; rank 1 receives them
@@ -75,65 +67,25 @@ void orderedTraffic(World& world, int rank, int rounds) {
 // rank's eager limit to the other.
 std::vector<uint64_t> exchange(const std::shared_ptr<const zmpi::transport::LinkKeys>& keys, int rounds = 0,
                                std::vector<uint64_t>* eagerLimits = nullptr) {
-  zmpi::transport::ContextOwner context;
-  const std::string jobId = "bulk-world-test-" + std::to_string(::getpid());
-  std::optional<zmpi::transport::ZapAuthenticator> zap;
-  if (keys) zap.emplace(keys);
-  zmpi::transport::RendezvousServer server("tcp://127.0.0.1:*", zmpi::transport::jobHashOf(jobId), 2, 10s, {}, {},
-                                           keys);
   std::vector<uint64_t> frames(2);
-  std::vector<std::exception_ptr> errors(2);
-  std::vector<std::thread> threads;
-  for (int rank = 0; rank < 2; ++rank) {
-    threads.emplace_back([&, rank] {
-      try {
-        WorldConfig config;
-        config.rank = rank;
-        config.size = 2;
-        config.jobId = jobId;
-        config.rendezvous = server.endpoint();
-        config.host = "a";
-        config.linkKeys = keys;
-        World world(config);
-        RANK_CHECK(world.pathTo(1 - rank) == "tcp");
-        if (eagerLimits != nullptr) (*eagerLimits)[static_cast<size_t>(rank)] = world.engine().eagerLimitTo(1 - rank);
-        for (size_t bytes : {size_t{600000}, size_t{3 * 1024 * 1024 + 5}}) {
-          std::vector<char> out(bytes), in(bytes);
-          for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<char>(i * 13 + rank);
-          auto recv = makeRequest(world, Request::Kind::Recv, in.data(), bytes, 1 - rank, 4);
-          world.engine().startRecv(*recv);
-          auto send = makeRequest(world, Request::Kind::Send, out.data(), bytes, 1 - rank, 4);
-          world.engine().startSend(*send);
-          world.engine().wait(*send);
-          world.engine().wait(*recv);
-          for (size_t i = 0; i < bytes; ++i) RANK_CHECK(in[i] == static_cast<char>(i * 13 + (1 - rank)));
-        }
-        if (rounds > 0) orderedTraffic(world, rank, rounds);
-        frames[static_cast<size_t>(rank)] = world.bulkFramesSent();
-        world.shutdown();
-      } catch (...) {
-        errors[static_cast<size_t>(rank)] = std::current_exception();
-      }
-    });
-  }
-  for (auto& thread : threads) thread.join();
-  server.stop();
-  for (auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  runTcpWorlds("bulk-world-test", keys, [&](World& world, int rank) {
+    if (eagerLimits != nullptr) (*eagerLimits)[static_cast<size_t>(rank)] = world.engine().eagerLimitTo(1 - rank);
+    for (size_t bytes : {size_t{600000}, size_t{3 * 1024 * 1024 + 5}}) {
+      std::vector<char> out(bytes), in(bytes);
+      for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<char>(i * 13 + rank);
+      auto recv = makeRequest(world, Request::Kind::Recv, in.data(), bytes, 1 - rank, 4);
+      world.engine().startRecv(*recv);
+      auto send = makeRequest(world, Request::Kind::Send, out.data(), bytes, 1 - rank, 4);
+      world.engine().startSend(*send);
+      world.engine().wait(*send);
+      world.engine().wait(*recv);
+      for (size_t i = 0; i < bytes; ++i) RANK_CHECK(in[i] == static_cast<char>(i * 13 + (1 - rank)));
+    }
+    if (rounds > 0) orderedTraffic(world, rank, rounds);
+    frames[static_cast<size_t>(rank)] = world.bulkFramesSent();
+  });
   return frames;
 }
-
-struct ForcedTcp {
-  ForcedTcp() {
-    ::setenv("ZMPI_TRANSPORT", "tcp", 1);
-    ::setenv("ZMPI_TCP_BULK", "1", 1);
-  }
-  ~ForcedTcp() {
-    ::unsetenv("ZMPI_TRANSPORT");
-    ::unsetenv("ZMPI_TCP_BULK");
-  }
-};
 
 }  // namespace
 
