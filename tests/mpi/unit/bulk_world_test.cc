@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "tcp_worlds.h"
+#include "socket_worlds.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;

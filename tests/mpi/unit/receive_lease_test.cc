@@ -10,7 +10,7 @@
 #include <optional>
 #include <thread>
 
-#include "tcp_worlds.h"
+#include "socket_worlds.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;

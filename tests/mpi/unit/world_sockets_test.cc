@@ -10,12 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "mock_world.h"
 #include "mpi/core/cpu_binding.h"
 #include "mpi/core/error.h"
-#include "transport/context.h"
-#include "transport/link_security.h"
-#include "transport/rendezvous.h"
+#include "socket_worlds.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;
@@ -23,44 +20,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// One job of `size` ranks as threads; with `keys`, every link is authenticated (or
-// encrypted) as under zmpirun, the rendezvous included.
-void runJob(const std::string& jobId, int size, const std::vector<std::string>& hosts,
-            const std::shared_ptr<const zmpi::transport::LinkKeys>& keys, const std::function<void(World&)>& body) {
-  std::optional<zmpi::transport::ZapAuthenticator> zap;
-  if (keys) zap.emplace(keys);
-  zmpi::transport::RendezvousServer server("tcp://127.0.0.1:*", zmpi::transport::jobHashOf(jobId), size, 10s, {}, {},
-                                           keys);
-  std::vector<std::thread> threads;
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(size));
-  for (int rank = 0; rank < size; ++rank) {
-    threads.emplace_back([&, rank] {
-      try {
-        WorldConfig config;
-        config.rank = rank;
-        config.size = size;
-        config.jobId = jobId;
-        config.rendezvous = server.endpoint();
-        config.host = hosts[static_cast<size_t>(rank)];
-        config.linkKeys = keys;
-        World world(config);
-        body(world);
-        world.shutdown();
-      } catch (...) {
-        errors[static_cast<size_t>(rank)] = std::current_exception();
-      }
-    });
-  }
-  for (auto& thread : threads) thread.join();
-  server.stop();
-  for (auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
-}
-
 void runSocketWorlds(int size, const std::vector<std::string>& hosts, const std::function<void(World&)>& body) {
   zmpi::transport::ContextOwner context;
-  runJob("sockets-test-" + std::to_string(::getpid()), size, hosts, nullptr, body);
+  runSocketJob("sockets-test-" + std::to_string(::getpid()), size, hosts, nullptr, body);
 }
 
 // The largest message of the traffic checks, sent in pieces (Fabric::dataPieceBytes) over
@@ -76,13 +38,6 @@ size_t largeMessageBytes() {
   return 3 * 1024 * 1024 + 5;
 #endif
 }
-
-// Catch2's assertions are not thread-safe: the rank threads throw instead, and
-// runSocketWorlds rethrows the first failure on the test's own thread.
-#define RANK_CHECK(condition)                                                                    \
-  do {                                                                                           \
-    if (!(condition)) throw std::runtime_error(std::string("rank check failed: ") + #condition); \
-  } while (false)
 
 }  // namespace
 
@@ -320,14 +275,14 @@ TEST_CASE("worlds of two authenticated jobs live in one process", "[world][socke
   std::exception_ptr errorB;
   std::thread jobB([&] {
     try {
-      runJob("two-jobs-b-" + suffix, 2, {"h", "h"}, keysB, body);
+      runSocketJob("two-jobs-b-" + suffix, 2, {"h", "h"}, keysB, body);
     } catch (...) {
       errorB = std::current_exception();
     }
   });
   std::exception_ptr errorA;
   try {
-    runJob("two-jobs-a-" + suffix, 2, {"h", "h"}, keysA, body);
+    runSocketJob("two-jobs-a-" + suffix, 2, {"h", "h"}, keysA, body);
   } catch (...) {
     errorA = std::current_exception();
   }
