@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "mock_world.h"
 #include "mpi/coll/async.h"
 #include "mpi/coll/collectives.h"
 #include "mpi/coll/schedule.h"
@@ -54,34 +55,18 @@ inline std::vector<int> ranksUpTo(int most) {
   return all;
 }
 
-// Runs body(world) on `size` mock worlds, one thread each, and joins them. Exceptions in
-// a rank are rethrown here after all threads ended. `configure` sets the network up first.
+// Runs body(world) on `size` mock worlds (runWorldThreads); `configure` sets the network up first.
 inline std::shared_ptr<MockNetwork> runRanks(int size, const std::function<void(World&)>& body,
                                              const std::function<void(MockNetwork&)>& configure = nullptr) {
   auto network = std::make_shared<MockNetwork>(size);
   if (configure) configure(*network);
-  std::vector<std::thread> threads;
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(size));
-  for (int rank = 0; rank < size; ++rank) {
-    threads.emplace_back([&, rank] {
-      try {
-        WorldConfig config;
-        config.rank = rank;
-        config.size = size;
+  runWorldThreads(
+      size,
+      [&](WorldConfig& config) {
         config.jobId = "coll-test";
         config.mock = network;
-        World world(config);
-        body(world);
-        world.shutdown();
-      } catch (...) {
-        errors[static_cast<std::size_t>(rank)] = std::current_exception();
-      }
-    });
-  }
-  for (auto& thread : threads) thread.join();
-  for (auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+      },
+      body);
   return network;
 }
 

@@ -12,16 +12,11 @@
 
 namespace zmpi::mpi::testing {
 
-// Runs body(world) on `size` mock worlds, one thread each, and joins them. Exceptions in
-// a rank are rethrown in the caller after all threads end. `eagerLimit`, `dataPieceBytes`,
-// `singleCopyPid`: see MockNetwork::setEagerLimit, setDataPieceBytes, setSingleCopyPid.
-inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<void(World&)>& body,
-                                                  std::size_t eagerLimit = 0, std::size_t dataPieceBytes = 0,
-                                                  int singleCopyPid = 0) {
-  auto network = std::make_shared<MockNetwork>(size);
-  network->setEagerLimit(eagerLimit);
-  network->setDataPieceBytes(dataPieceBytes);
-  network->setSingleCopyPid(singleCopyPid);
+// Runs a world per rank of a job of `size`, each on a thread of its own: `configure` fills in
+// what differs between harnesses (mock network, rendezvous, host, keys), body(world) runs,
+// the world shuts down. Joins them all, then rethrows the first failure (by rank) here.
+inline void runWorldThreads(int size, const std::function<void(WorldConfig&)>& configure,
+                            const std::function<void(World&)>& body) {
   std::vector<std::thread> threads;
   std::vector<std::exception_ptr> errors(static_cast<size_t>(size));
   for (int rank = 0; rank < size; ++rank) {
@@ -30,8 +25,7 @@ inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<
         WorldConfig config;
         config.rank = rank;
         config.size = size;
-        config.jobId = "mock";
-        config.mock = network;
+        configure(config);
         World world(config);
         body(world);
         world.shutdown();
@@ -44,6 +38,24 @@ inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<
   for (auto& error : errors) {
     if (error) std::rethrow_exception(error);
   }
+}
+
+// Runs body(world) on `size` mock worlds (runWorldThreads). `eagerLimit`, `dataPieceBytes`,
+// `singleCopyPid`: see MockNetwork::setEagerLimit, setDataPieceBytes, setSingleCopyPid.
+inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<void(World&)>& body,
+                                                  std::size_t eagerLimit = 0, std::size_t dataPieceBytes = 0,
+                                                  int singleCopyPid = 0) {
+  auto network = std::make_shared<MockNetwork>(size);
+  network->setEagerLimit(eagerLimit);
+  network->setDataPieceBytes(dataPieceBytes);
+  network->setSingleCopyPid(singleCopyPid);
+  runWorldThreads(
+      size,
+      [&](WorldConfig& config) {
+        config.jobId = "mock";
+        config.mock = network;
+      },
+      body);
   return network;
 }
 

@@ -48,31 +48,15 @@ inline void runSocketJob(const std::string& jobId, int size, const std::vector<s
   if (keys) zap.emplace(keys);
   transport::RendezvousServer server("tcp://127.0.0.1:*", transport::jobHashOf(jobId), size, std::chrono::seconds(10),
                                      {}, {}, keys);
-  std::vector<std::thread> threads;
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(size));
-  for (int rank = 0; rank < size; ++rank) {
-    threads.emplace_back([&, rank] {
-      try {
-        WorldConfig config;
-        config.rank = rank;
-        config.size = size;
+  runWorldThreads(
+      size,
+      [&](WorldConfig& config) {
         config.jobId = jobId;
         config.rendezvous = server.endpoint();
-        config.host = hosts[static_cast<size_t>(rank)];
+        config.host = hosts[static_cast<size_t>(config.rank)];
         config.linkKeys = keys;
-        World world(config);
-        body(world);
-        world.shutdown();
-      } catch (...) {
-        errors[static_cast<size_t>(rank)] = std::current_exception();
-      }
-    });
-  }
-  for (auto& thread : threads) thread.join();
-  server.stop();
-  for (auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+      },
+      body);  // the server stops when it goes, after every rank
 }
 
 // Runs body(world, rank) on two ranks of job `jobName` reaching each other over tcp (the
