@@ -80,6 +80,8 @@ struct Job {
   std::size_t bytes;
   std::size_t sent = 0;  // of sizeof(header) + bytes
   std::function<void()> done;
+  // sendCopy: the payload, copied here when the socket did not take it at once.
+  std::unique_ptr<uint8_t[]> owned;
 };
 
 struct BulkLink::Outgoing {
@@ -300,6 +302,15 @@ bool BulkLink::prepare(int peer) {
 
 bool BulkLink::send(int peer, const WireHeader& header, const void* data, std::size_t bytes,
                     std::function<void()> done) {
+  return enqueue(peer, header, data, bytes, std::move(done), false);
+}
+
+bool BulkLink::sendCopy(int peer, const WireHeader& header, const void* data, std::size_t bytes) {
+  return enqueue(peer, header, data, bytes, {}, true);
+}
+
+bool BulkLink::enqueue(int peer, const WireHeader& header, const void* data, std::size_t bytes,
+                       std::function<void()> done, bool copyIfQueued) {
   if (peer < 0 || peer >= worldSize_ || stopping_.load()) return false;
   Peer& p = *peers_[static_cast<std::size_t>(peer)];
   std::vector<std::function<void()>> finished;
@@ -308,7 +319,7 @@ bool BulkLink::send(int peer, const WireHeader& header, const void* data, std::s
   {
     std::unique_lock lock(p.mutex);
     if (p.state != Peer::State::Ready) return false;  // broke since
-    p.out.queue.push_back(Job{header, static_cast<const uint8_t*>(data), bytes, 0, std::move(done)});
+    p.out.queue.push_back(Job{header, static_cast<const uint8_t*>(data), bytes, 0, std::move(done), nullptr});
     framesSent_.fetch_add(1, std::memory_order_relaxed);
     if (p.out.queue.size() == 1) {
       std::string why;
@@ -325,6 +336,13 @@ bool BulkLink::send(int peer, const WireHeader& header, const void* data, std::s
         handlers_.failed(peer, "bulk data connection to rank " + std::to_string(peer) + " broke mid-transfer: " + why);
         return true;
       }
+    }
+    // Ours is the last job; if it is still queued, the caller's buffer is not ours to keep.
+    if (copyIfQueued && !p.out.queue.empty() && bytes > 0) {
+      Job& job = p.out.queue.back();  // the queue is written in order: ours is last if unfinished
+      job.owned = std::make_unique<uint8_t[]>(bytes);
+      std::memcpy(job.owned.get(), data, bytes);
+      job.data = job.owned.get();
     }
     queued |= !p.out.queue.empty();
   }
@@ -378,6 +396,7 @@ void BulkLink::run() {
   }
   SpinGate gate({.contested = contested_});
   bool spinning = false;  // a spin is under way (for the gate: did it run its course?)
+  uint64_t seenFrames = 0;
   while (!stopping_.load()) {
     fds.clear();
     outPeers.clear();
@@ -405,6 +424,11 @@ void BulkLink::run() {
     // whole time slice of a busy process.
     bool busy = false;
     for (auto& in : incoming_) busy |= in->state == Incoming::State::Payload;
+    // And after any frame, however small: the next one (a reply, the next step of a
+    // collective) is likely near, and a sleeping reader costs it a wake-up (forced-tcp 8 B
+    // ping-pong 29 -> 20 us, 2-rank allreduce 8 B 41 -> 24 us).
+    if (deliveredFrames_ != seenFrames) busy = true;
+    seenFrames = deliveredFrames_;
     for (std::size_t i = 2 + incoming_.size(); i < fds.size(); ++i) busy |= (fds[i].events & POLLOUT) != 0;
     if (busy) lastBusy = now;
     const bool wantSpin = now - lastBusy < spinTime_;
@@ -635,6 +659,7 @@ bool BulkLink::frameStep(Incoming& in) {
   in.state = Incoming::State::Header;
   in.got = 0;
   in.target = nullptr;
+  ++deliveredFrames_;
   handlers_.deliver(in.peer, std::move(message));
   return true;
 }

@@ -61,6 +61,9 @@ class BulkLink {
   // I/O thread). False, with nothing sent, if there is no usable connection to the peer
   // (none can be made: the caller takes another path; tried once per peer, then remembered).
   bool send(int peer, const WireHeader& header, const void* data, std::size_t bytes, std::function<void()> done);
+  // The same for a small frame whose buffer the caller reuses at once: what the socket does
+  // not take right away is copied (most small frames go out whole, uncopied).
+  bool sendCopy(int peer, const WireHeader& header, const void* data, std::size_t bytes);
 
   // Makes the connection to `peer` now if there is none yet (the first send would);
   // whether there is one. Never connects on the I/O thread.
@@ -80,6 +83,8 @@ class BulkLink {
   struct Incoming;
   struct Peer;
 
+  bool enqueue(int peer, const WireHeader& header, const void* data, std::size_t bytes, std::function<void()> done,
+               bool copyIfQueued);
   // Whether there is a connection to `peer`, making it on first use.
   bool connected(int peer);
   // Connects and authenticates; the fd or -1 with `why`.
@@ -124,6 +129,7 @@ class BulkLink {
   Handlers handlers_;
   std::vector<std::unique_ptr<Peer>> peers_;
   std::vector<std::unique_ptr<Incoming>> incoming_;  // I/O thread only
+  uint64_t deliveredFrames_ = 0;                     // I/O thread only
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> refused_{0};

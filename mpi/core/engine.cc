@@ -751,7 +751,7 @@ void Engine::spinForUnexpected(int context, int source, int tag, int sourceWorld
     return findUnexpected(context, source, tag) != nullptr;
   };
   if (spinsFor(sourceWorld) && spinUntil(queued)) return;
-  if (receiveUntil(queued)) return;
+  if (fabric_.smallMessagesOnInbox(sourceWorld) && receiveUntil(queued)) return;
   prepareToBlock();
 }
 

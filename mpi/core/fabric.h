@@ -43,6 +43,10 @@ class Fabric {
   // then the progress thread) rather than through pollFast() on the waiting thread itself:
   // then a spinning thread must leave them the CPU.
   virtual bool hasThreadedPeers() const { return false; }
+  // Whether small messages from `worldRank` (-1: from some peer) arrive through the inbox
+  // that receive() reads -- not through the fast path nor a thread of the fabric's own --,
+  // so that a waiting thread may receive them itself (Engine::travelsThroughInbox).
+  virtual bool smallMessagesOnInbox(int worldRank) const { return true; }
   // Whether some peer is reached through the same-host fast path (pollFast): only then does
   // a waiting thread gain by polling before it blocks.
   virtual bool hasFastPeers() const { return false; }

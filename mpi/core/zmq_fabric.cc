@@ -54,6 +54,23 @@ bool matchable(uint16_t kind) {
          kind == static_cast<uint16_t>(MessageKind::Rts);
 }
 
+// The small kinds that take the bulk connection to an ordered peer (ZMPI_BULK_SMALL): the
+// matchable ones and the replies a wait may be waiting for. One-sided messages stay on zmq.
+bool takesSmall(const transport::WireHeader& header) {
+  switch (static_cast<MessageKind>(header.kind)) {
+    case MessageKind::Eager:
+    case MessageKind::EagerSync:
+      return true;
+    case MessageKind::Rts:
+    case MessageKind::Cts:
+    case MessageKind::SyncAck:
+    case MessageKind::Credit:
+      return header.payloadBytes == 0;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const transport::LinkKeys> linkKeys)
@@ -65,6 +82,7 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
       zmqEagerLimit_(optionalByteCount("ZMPI_TCP_EAGER_LIMIT")),
       zmqPieceBytes_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_PIECE_BYTES", 1024 * 1024)))),
       singleCopy_(environmentNumber("ZMPI_SINGLE_COPY", 0) != 0),
+      smallOnBulk_(environmentNumber("ZMPI_BULK_SMALL", 1) != 0),
       inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
   if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
     fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
@@ -313,12 +331,49 @@ void ZmqFabric::sendBytes(int worldRank, const transport::WireHeader& header, co
   if (worldRank < 0 || static_cast<size_t>(worldRank) >= paths_.size()) {
     fail(MPI_ERR_INTERN, "send to world rank " + std::to_string(worldRank) + ", which does not exist");
   }
+  const Path path = paths_[static_cast<size_t>(worldRank)];
+  if (path == Path::Tcp || path == Path::Ipc) {
+    sendNetwork(worldRank, header, data, bytes, nullptr);
+    return;
+  }
   try {
     if (sendShm(worldRank, header, data, bytes)) return;
   } catch (const transport::TransportError& error) {
     failSend(worldRank, error.what());
   }
   send(worldRank, header, zmq::message_t(data, bytes));
+}
+
+void ZmqFabric::sendNetwork(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
+                            zmq::message_t* payload) {
+  try {
+    if (!ordered(worldRank)) {
+      senderFor(worldRank).send(header, payload ? std::move(*payload) : zmq::message_t(data, bytes));
+      return;
+    }
+    // Numbered once, whichever channel takes it: a number skipped would stall the gate.
+    const transport::WireHeader withNumber = numbered(worldRank, header);
+    // An Rts takes the bulk connection where there is one: the receiver's bulk I/O thread
+    // matches it and answers with the Cts on its own, without a zmq hop. Small messages
+    // too (unless ZMPI_BULK_SMALL=0): written by this thread straight into the socket and
+    // read by the peer's I/O thread, they skip zmq's I/O thread on both ends.
+    const bool rts = header.kind == static_cast<uint16_t>(MessageKind::Rts) && bytes == 0;
+    if ((rts || (smallOnBulk_ && takesSmall(header))) && bulk_->sendCopy(worldRank, withNumber, data, bytes)) return;
+    senderFor(worldRank).send(withNumber, payload ? std::move(*payload) : zmq::message_t(data, bytes));
+  } catch (const transport::TransportError& error) {
+    failSend(worldRank, error.what());
+  }
+}
+
+bool ZmqFabric::smallMessagesOnInbox(int worldRank) const {
+  if (worldRank >= 0) {
+    // Self: the loopback queue, which receive() reads too.
+    return paths_.at(static_cast<size_t>(worldRank)) != Path::Shm && !(smallOnBulk_ && ordered(worldRank));
+  }
+  for (std::size_t r = 0; r < paths_.size(); ++r) {
+    if (static_cast<int>(r) != rank_ && smallMessagesOnInbox(static_cast<int>(r))) return true;
+  }
+  return false;
 }
 
 void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) {
@@ -334,20 +389,9 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
       case Path::Shm:
         sendShmFrame(worldRank, header, std::move(payload));
         return;
-      default: {
-        if (!ordered(worldRank) || !matchable(header.kind)) {
-          senderFor(worldRank).send(header, std::move(payload));
-          return;
-        }
-        const transport::WireHeader withNumber = numbered(worldRank, header);
-        // An Rts takes the bulk connection where there is one: the receiver's bulk I/O
-        // thread matches it and answers with the Cts on its own, without a zmq hop.
-        if (header.kind == static_cast<uint16_t>(MessageKind::Rts) && payload.size() == 0 &&
-            bulk_->send(worldRank, withNumber, nullptr, 0, {})) {
-          return;
-        }
-        senderFor(worldRank).send(withNumber, std::move(payload));
-      }
+      default:
+        sendNetwork(worldRank, header, payload.data(), payload.size(), &payload);
+        return;
     }
   } catch (const transport::TransportError& error) {
     failSend(worldRank, error.what());
@@ -386,7 +430,13 @@ void ZmqFabric::startBulk(std::function<void(transport::WireMessage&&)> deliver,
     const bool cts = header.kind == static_cast<uint16_t>(MessageKind::Cts) && header.payloadBytes == 0;
     const bool rts =
         header.kind == static_cast<uint16_t>(MessageKind::Rts) && header.payloadBytes == 0 && ordered(peer);
-    if ((!data && !cts && !rts) || envelopeOf(header).senderWorld != peer) return false;
+    if ((!data && !cts && !rts && !(ordered(peer) && takesSmall(header))) || envelopeOf(header).senderWorld != peer) {
+      return false;
+    }
+    if (!data) {
+      where = nullptr;  // a small message's payload: scratch, as zmq's would be
+      return true;
+    }
     where = placement_ ? placement_(header) : nullptr;
     return true;
   };

@@ -57,6 +57,8 @@ class ZmqFabric : public Fabric {
   std::size_t dataPieceBytes(int worldRank) const override;
   // Some peer is reached over tcp or ipc (known once setPeers ran).
   bool hasThreadedPeers() const override;
+  // Over tcp or ipc, unless the bulk connection carries them (ZMPI_BULK_SMALL).
+  bool smallMessagesOnInbox(int worldRank) const override;
   bool hasFastPeers() const override;
   bool isFastPeer(int worldRank) const override;
   // Same-host (shared-memory) peers in this pid namespace, with ZMPI_SINGLE_COPY=1.
@@ -96,7 +98,9 @@ class ZmqFabric : public Fabric {
  private:
   enum class Path { Self, Shm, Ipc, Tcp };
   // The matching order of one sender's messages when they take two channels (zmq and the
-  // bulk connection, which carries Rts too): every Eager, EagerSync and Rts to a peer with
+  // bulk connection, which carries Rts and, with ZMPI_BULK_SMALL, small messages too -- but
+  // not before it is connected, nor from a thread that may not connect it): every Eager,
+  // EagerSync and Rts to a peer with
   // a bulk listener gets the next number of the pair (in the envelope's `offset`, unused
   // by these kinds), and the receiver hands them to the engine in that order, whichever
   // thread (progress, bulk I/O) received them.
@@ -116,6 +120,10 @@ class ZmqFabric : public Fabric {
   [[noreturn]] void failSend(int worldRank, const char* why) const;
   // Writes to a same-host peer's ring; false if that is not the path to `worldRank`.
   bool sendShm(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes);
+  // Over tcp or ipc: on the bulk connection where the kind goes there, else on zmq (the
+  // `payload` frame if given, else a copy of `data`).
+  void sendNetwork(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
+                   zmq::message_t* payload);
   // The same for a frame the ring keeps until its last byte is written (no copy of what
   // must wait: a zero-copy frame's release completes its send then).
   void sendShmFrame(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload);
@@ -145,6 +153,8 @@ class ZmqFabric : public Fabric {
   std::optional<std::size_t> zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT, if set
   std::size_t zmqPieceBytes_;                 // ZMPI_TCP_PIECE_BYTES
   bool singleCopy_;                           // ZMPI_SINGLE_COPY (default 0: off)
+  // Small messages to ordered peers take the bulk connection (ZMPI_BULK_SMALL, default 1).
+  bool smallOnBulk_;
   uint64_t pidNamespace_ = 0;                 // ours (bind)
   // Per peer, set in setPeers: its large messages may be read from its memory (cleared
   // when the kernel refuses, from whichever thread matched the message).

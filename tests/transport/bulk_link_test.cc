@@ -271,6 +271,32 @@ TEST_CASE("bulk link: many frames in flight both ways keep their order") {
   }
 }
 
+TEST_CASE("bulk link: sendCopy's buffer may be reused at once, even behind a queued frame") {
+  Pair pair;
+  // A large frame first: the socket takes part of it, the rest waits for the I/O thread,
+  // and the small frames behind it wait too -- in copies, since their buffer is scribbled
+  // over as soon as sendCopy returns.
+  const std::string big = pattern(0, 16u << 20);
+  std::promise<void> bigSent;
+  REQUIRE(pair.a.send(1, frameHeader(0, big.size()), big.data(), big.size(), [&] { bigSent.set_value(); }));
+  constexpr int kSmall = 20;
+  std::string buffer;
+  for (int i = 1; i <= kSmall; ++i) {
+    buffer = pattern(static_cast<uint64_t>(i), 1000 + static_cast<std::size_t>(i));
+    REQUIRE(pair.a.sendCopy(1, frameHeader(static_cast<uint64_t>(i), buffer.size()), buffer.data(), buffer.size()));
+    std::fill(buffer.begin(), buffer.end(), 'x');
+  }
+  REQUIRE(pair.atB.waitFrames(kSmall + 1));
+  REQUIRE(bigSent.get_future().wait_for(std::chrono::seconds(20)) == std::future_status::ready);
+  const auto frames = pair.atB.frames();
+  CHECK(frames[0].bytes == big);
+  for (int i = 1; i <= kSmall; ++i) {
+    INFO("small frame " << i);
+    CHECK(frames[static_cast<std::size_t>(i)].number == static_cast<uint64_t>(i));
+    CHECK(frames[static_cast<std::size_t>(i)].bytes == pattern(static_cast<uint64_t>(i), 1000 + static_cast<std::size_t>(i)));
+  }
+}
+
 TEST_CASE("bulk link: a sender with the wrong key is refused and falls back") {
   Pair pair(keyOf(1), keyOf(2));
   const std::string bytes = pattern(1, 1000);

@@ -100,11 +100,30 @@ TEST_CASE("an authenticated job sends rendezvous payloads over bulk data connect
 }
 
 TEST_CASE("rendezvous on the bulk connection and eager messages on zmq keep MPI's order", "[world][bulk]") {
-  ForcedTcp tcp;
+  ForcedTcp tcp(/*smallOnBulk=*/false);
   constexpr int kRounds = 40;
   const auto frames = exchange(zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false), kRounds);
-  // Rank 0: an Rts and a payload per round, on the bulk connection (not on zmq).
+  // Rank 0: an Rts and a payload per round on the bulk connection, the eager ones on zmq.
   CHECK(frames[0] >= 2 * kRounds);
+  CHECK(frames[0] < 3 * kRounds);
+}
+
+TEST_CASE("small messages take the bulk connection too, in MPI's order, and waits for them sleep", "[world][bulk]") {
+  ForcedTcp tcp;
+  constexpr int kRounds = 40;
+  std::vector<uint64_t> leaseTakes(2);
+  std::vector<uint64_t> frames(2);
+  runTcpWorlds("bulk-world-test", zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false),
+               [&](World& world, int rank) {
+                 orderedTraffic(world, rank, kRounds);
+                 frames[static_cast<size_t>(rank)] = world.bulkFramesSent();
+                 leaseTakes[static_cast<size_t>(rank)] = world.engine().receiveLease().takes();
+               });
+  // Rank 0: an Rts, a payload and an eager message per round.
+  CHECK(frames[0] >= 3 * kRounds);
+  // Nothing a wait waited for came through the zmq inbox: no waiting thread took the right
+  // to receive from it (the bulk connection's I/O thread delivers and wakes it instead).
+  CHECK(leaseTakes == std::vector<uint64_t>{0, 0});
 }
 
 TEST_CASE("over tcp small messages go eagerly: up to 32 KiB with a bulk connection, else 512 KiB", "[world][bulk]") {

@@ -1,7 +1,9 @@
 // ReceiveLease: which thread receives from a rank's inbox -- the progress thread, or a user
 // thread waiting in the engine -- and, with real worlds over forced tcp (ranks are threads
-// of this process), that waiting threads receive themselves and are woken by what other
-// threads complete (a missed wake-up hangs here: the waiters' safety recheck is an hour).
+// of this process) whose small messages stay on zmq (ZMPI_BULK_SMALL=0, as in encrypted
+// jobs or without bulk connections), that waiting threads receive themselves and are woken
+// by what other threads complete (a missed wake-up hangs here: the waiters' safety recheck
+// is an hour).
 #include "mpi/core/receive_lease.h"
 
 #include <atomic>
@@ -136,7 +138,7 @@ void roundTrip(World& world, int rank, std::size_t bytes) {
 TEST_CASE("over forced tcp a waiting thread receives itself, unless ZMPI_RECEIVE_IN_WAIT=0", "[lease][world]") {
   const bool on = GENERATE(true, false);
   if (!on) ::setenv("ZMPI_RECEIVE_IN_WAIT", "0", 1);
-  ForcedTcp tcp;
+  ForcedTcp tcp(/*smallOnBulk=*/false);  // small messages through the inbox
   runTcpWorlds("receive-lease-test", jobKeys(), [&](World& world, int rank) {
     RANK_CHECK(world.engine().waitersReceive() == on);
     const uint64_t before = world.engine().receiveLease().takes();
@@ -151,7 +153,7 @@ TEST_CASE("a waiter receiving in a probe is woken by an arrival on the bulk conn
   // Rank 1 probes for a large message, receiving from the zmq inbox itself meanwhile; the
   // message's Rts comes on the bulk connection, whose I/O thread queues it unexpected and
   // must wake the prober out of its zmq poll. Then a small one, which comes through zmq.
-  ForcedTcp tcp;
+  ForcedTcp tcp(/*smallOnBulk=*/false);  // small messages through the inbox
   runTcpWorlds("receive-lease-test", jobKeys(), [](World& world, int rank) {
     world.engine().setReceiveRecheck(1h);  // a missed wake-up hangs (the test's timeout fails it)
     constexpr int kRounds = 20;
@@ -174,7 +176,7 @@ TEST_CASE("a waiter receiving in a probe is woken by an arrival on the bulk conn
 }
 
 TEST_CASE("two threads of a rank wait at once: one receives, the other is woken", "[lease][world]") {
-  ForcedTcp tcp;
+  ForcedTcp tcp(/*smallOnBulk=*/false);  // small messages through the inbox
   runTcpWorlds("receive-lease-test", jobKeys(), [](World& world, int rank) {
     world.engine().setReceiveRecheck(1h);
     constexpr int kRounds = 20;

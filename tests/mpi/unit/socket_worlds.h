@@ -26,13 +26,17 @@ namespace zmpi::mpi::testing {
 
 // Sets ZMPI_TRANSPORT=tcp and ZMPI_TCP_BULK=1 for its lifetime (worlds read them at start).
 struct ForcedTcp {
-  ForcedTcp() {
+  // `smallOnBulk` false: small messages stay on zmq (ZMPI_BULK_SMALL=0), where waiting
+  // threads receive them from the inbox themselves (receive_lease.h).
+  explicit ForcedTcp(bool smallOnBulk = true) {
     ::setenv("ZMPI_TRANSPORT", "tcp", 1);
     ::setenv("ZMPI_TCP_BULK", "1", 1);
+    ::setenv("ZMPI_BULK_SMALL", smallOnBulk ? "1" : "0", 1);
   }
   ~ForcedTcp() {
     ::unsetenv("ZMPI_TRANSPORT");
     ::unsetenv("ZMPI_TCP_BULK");
+    ::unsetenv("ZMPI_BULK_SMALL");
   }
   ForcedTcp(const ForcedTcp&) = delete;
   ForcedTcp& operator=(const ForcedTcp&) = delete;
