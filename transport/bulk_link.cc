@@ -114,6 +114,10 @@ struct BulkLink::Incoming {
   uint8_t* target = nullptr;
   zmq::message_t scratch;
   bool placed = false;
+  // Frames as they arrive, several small ones per recv (allocated at the first frame).
+  std::unique_ptr<uint8_t[]> staged;
+  std::size_t stagedBegin = 0;
+  std::size_t stagedEnd = 0;
 };
 
 BulkLink::BulkLink(uint64_t jobHash, int rank, int worldSize, const bulk::Key& key)
@@ -541,42 +545,62 @@ void BulkLink::refuse(Incoming& in, const std::string& why) {
 }
 
 bool BulkLink::readFrom(Incoming& in) {
+  // The handshake reads exactly its messages (the client writes nothing more before it is
+  // accepted); frames go through the staging buffer (below), payloads that do not fit it
+  // straight into their buffer.
+  while (in.state == Incoming::State::Hello || in.state == Incoming::State::Proof) {
+    const std::size_t size = in.state == Incoming::State::Hello ? bulk::kHelloBytes : bulk::kProofBytes;
+    const ssize_t n = ::recv(in.fd, in.small.data() + in.got, size - in.got, MSG_DONTWAIT);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+    if (n <= 0) {
+      refuse(in, "during the handshake: " + (n == 0 ? std::string("closed by the peer") : errnoText("recv")));
+      return false;
+    }
+    in.got += static_cast<std::size_t>(n);
+    if (in.got == size && !handshakeStep(in)) return false;
+  }
   for (;;) {
-    const bool handshaking = in.state == Incoming::State::Hello || in.state == Incoming::State::Proof;
+    if (!takeStagedFrames(in)) return false;
     uint8_t* into;
     std::size_t want;
     if (in.state == Incoming::State::Payload) {
       into = in.target + in.got;
       want = in.header.payloadBytes - in.got;
     } else {
-      const std::size_t size = in.state == Incoming::State::Hello   ? bulk::kHelloBytes
-                               : in.state == Incoming::State::Proof ? bulk::kProofBytes
-                                                                    : sizeof(WireHeader);
-      into = in.small.data() + in.got;
-      want = size - in.got;
+      // Header: read as much as the staging buffer takes -- a small frame, header and
+      // payload, in one recv (and often the next frames too) -- keeping a partial header.
+      if (!in.staged) in.staged = std::make_unique<uint8_t[]>(kStageBytes);
+      if (in.stagedBegin > 0) {
+        std::memmove(in.staged.get(), in.staged.get() + in.stagedBegin, in.stagedEnd - in.stagedBegin);
+        in.stagedEnd -= in.stagedBegin;
+        in.stagedBegin = 0;
+      }
+      into = in.staged.get() + in.stagedEnd;
+      want = kStageBytes - in.stagedEnd;
     }
     const ssize_t n = ::recv(in.fd, into, want, MSG_DONTWAIT);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
     if (n <= 0) {
       const std::string why = n == 0 ? "closed by the peer" : errnoText("recv");
-      if (handshaking) {
-        refuse(in, "during the handshake: " + why);
-      } else if (in.state == Incoming::State::Header && in.got == 0) {
-        ::close(in.fd);  // between frames: the peer is done with us
-        in.fd = -1;
-      } else {
-        ::close(in.fd);
-        in.fd = -1;
+      ::close(in.fd);
+      in.fd = -1;
+      // Between frames the peer is done with us; within one, bytes are lost.
+      if (in.state != Incoming::State::Header || in.stagedEnd > in.stagedBegin) {
         handlers_.failed(in.peer,
                          "bulk data connection from rank " + std::to_string(in.peer) + " broke mid-transfer: " + why);
       }
       return false;
     }
-    in.got += static_cast<std::size_t>(n);
-    if (static_cast<std::size_t>(n) < want) continue;  // read again: EAGAIN ends the round
-    const bool more = handshaking ? handshakeStep(in) : frameStep(in);
-    if (!more) return false;
+    if (in.state == Incoming::State::Payload) {
+      in.got += static_cast<std::size_t>(n);
+      if (in.got == in.header.payloadBytes) finishFrame(in);
+    } else {
+      in.stagedEnd += static_cast<std::size_t>(n);
+    }
+    // A short read emptied the socket: what came is handled, then poll() says when more does.
+    if (static_cast<std::size_t>(n) < want) return takeStagedFrames(in);
   }
 }
 
@@ -624,36 +648,51 @@ bool BulkLink::handshakeStep(Incoming& in) {
   return true;
 }
 
-bool BulkLink::frameStep(Incoming& in) {
-  if (in.state == Incoming::State::Header) {
-    std::memcpy(&in.header, in.small.data(), sizeof(WireHeader));
-    const WireHeader& h = in.header;
-    std::string why;
-    if (h.magic != kWireMagic || h.version != kWireVersion) {
-      why = "not a wire header";
-    } else if (h.jobHash != jobHash_) {
-      why = "a frame for another job";
-    } else if (h.payloadBytes > kMaxPayloadBytes) {
-      why = "a payload of " + std::to_string(h.payloadBytes) + " bytes";
-    }
-    void* where = nullptr;
-    if (why.empty() && !handlers_.place(in.peer, h, where)) why = "a frame the receiver refused";
-    if (!why.empty()) {
-      ::close(in.fd);
-      in.fd = -1;
-      log::get("transport")->warn("dropped the bulk data connection from rank {} at {}: {}", in.peer, in.from, why);
-      return false;
-    }
-    in.placed = where != nullptr;
-    if (!in.placed && h.payloadBytes > 0) {
-      in.scratch.rebuild(static_cast<std::size_t>(h.payloadBytes));
-      where = in.scratch.data();
-    }
-    in.target = static_cast<uint8_t*>(where);
-    in.got = 0;
-    in.state = Incoming::State::Payload;
-    if (h.payloadBytes > 0) return true;
+bool BulkLink::takeStagedFrames(Incoming& in) {
+  while (in.state == Incoming::State::Header && in.stagedEnd - in.stagedBegin >= sizeof(WireHeader)) {
+    std::memcpy(&in.header, in.staged.get() + in.stagedBegin, sizeof(WireHeader));
+    in.stagedBegin += sizeof(WireHeader);
+    if (!beginFrame(in)) return false;
+    const std::size_t take = std::min<std::size_t>(in.stagedEnd - in.stagedBegin, in.header.payloadBytes);
+    if (take > 0) std::memcpy(in.target, in.staged.get() + in.stagedBegin, take);
+    in.stagedBegin += take;
+    in.got = take;
+    if (in.got == in.header.payloadBytes) finishFrame(in);
   }
+  if (in.stagedBegin == in.stagedEnd) in.stagedBegin = in.stagedEnd = 0;
+  return true;
+}
+
+bool BulkLink::beginFrame(Incoming& in) {
+  const WireHeader& h = in.header;
+  std::string why;
+  if (h.magic != kWireMagic || h.version != kWireVersion) {
+    why = "not a wire header";
+  } else if (h.jobHash != jobHash_) {
+    why = "a frame for another job";
+  } else if (h.payloadBytes > kMaxPayloadBytes) {
+    why = "a payload of " + std::to_string(h.payloadBytes) + " bytes";
+  }
+  void* where = nullptr;
+  if (why.empty() && !handlers_.place(in.peer, h, where)) why = "a frame the receiver refused";
+  if (!why.empty()) {
+    ::close(in.fd);
+    in.fd = -1;
+    log::get("transport")->warn("dropped the bulk data connection from rank {} at {}: {}", in.peer, in.from, why);
+    return false;
+  }
+  in.placed = where != nullptr;
+  if (!in.placed && h.payloadBytes > 0) {
+    in.scratch.rebuild(static_cast<std::size_t>(h.payloadBytes));
+    where = in.scratch.data();
+  }
+  in.target = static_cast<uint8_t*>(where);
+  in.got = 0;
+  in.state = Incoming::State::Payload;
+  return true;
+}
+
+void BulkLink::finishFrame(Incoming& in) {
   WireMessage message{in.header, std::move(in.scratch), in.placed};
   in.scratch = zmq::message_t();
   in.state = Incoming::State::Header;
@@ -661,7 +700,6 @@ bool BulkLink::frameStep(Incoming& in) {
   in.target = nullptr;
   ++deliveredFrames_;
   handlers_.deliver(in.peer, std::move(message));
-  return true;
 }
 
 }  // namespace zmpi::transport

@@ -95,7 +95,16 @@ class BulkLink {
   // Reads what `in` has; false when the connection is finished with (closed by us or it).
   bool readFrom(Incoming& in);
   bool handshakeStep(Incoming& in);
-  bool frameStep(Incoming& in);
+  // Starts and finishes the frames whose headers wait in `in`'s staging buffer, as far as
+  // their payloads are there; false when the connection is finished with (a refused frame).
+  bool takeStagedFrames(Incoming& in);
+  // The header in in.header: checked, placed (false: refused, the connection closed).
+  bool beginFrame(Incoming& in);
+  void finishFrame(Incoming& in);
+  // The staging buffer of an incoming connection: a small frame, header and payload, and
+  // often the next ones come in one recv() (a payload that does not fit is read straight
+  // into its buffer once the staged part of it is copied there).
+  static constexpr std::size_t kStageBytes = 64 * 1024;
   void refuse(Incoming& in, const std::string& why);
   // Writes what the socket takes of `out`'s queue (its mutex held); completed frames'
   // callbacks are appended to `done`. False on a write error (`why`).
