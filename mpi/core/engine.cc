@@ -72,6 +72,9 @@ Engine::Engine(int worldRank, int worldSize, uint64_t jobHash, Fabric& fabric)
   if (const auto period = Watchdog::configuredPeriod(); period.count() > 0)
     watchdog_ = std::make_unique<Watchdog>(period);
   fabric_.setPlacement([this](const transport::WireHeader& header) { return placeData(header); });
+}
+
+void Engine::startBulkDelivery() {
   fabric_.startBulk([this](transport::WireMessage&& message) { onMessage(std::move(message)); },
                     [this](const std::string& why) { abort(why); });
 }

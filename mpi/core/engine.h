@@ -40,6 +40,10 @@ struct IncomingMessage {
 class Engine {
  public:
   Engine(int worldRank, int worldSize, uint64_t jobHash, Fabric& fabric);
+  // Lets the fabric's bulk connections deliver (from their I/O thread): once the engine is
+  // configured (setSpinPolicy, setWaitersReceive), since a peer may send as soon as the
+  // addresses are exchanged, before this rank's World is built.
+  void startBulkDelivery();
   ~Engine();
 
   // --- user side -------------------------------------------------------------------

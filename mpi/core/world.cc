@@ -111,6 +111,7 @@ World::World(const WorldConfig& config)
   commWorld_->name = "MPI_COMM_WORLD";
   commSelf_->name = "MPI_COMM_SELF";
 
+  engine_->startBulkDelivery();
   progress_ = std::thread([this] { progressLoop(); });
 
   if (!mock_ && size_ > 1) {
