@@ -425,12 +425,10 @@ void ZmqFabric::startBulk(std::function<void(transport::WireMessage&&)> deliver,
   // another sender would let one rank complete another's receive.
   handlers.place = [this](int peer, const transport::WireHeader& header, void*& where) {
     // Data, the Cts that lets a sender write it (Engine::reply sends it here when it can),
-    // and from a numbered peer the Rts (ZmqFabric::send).
+    // and from a numbered peer the Rts and small messages (sendNetwork).
     const bool data = header.kind == static_cast<uint16_t>(MessageKind::Data);
     const bool cts = header.kind == static_cast<uint16_t>(MessageKind::Cts) && header.payloadBytes == 0;
-    const bool rts =
-        header.kind == static_cast<uint16_t>(MessageKind::Rts) && header.payloadBytes == 0 && ordered(peer);
-    if ((!data && !cts && !rts && !(ordered(peer) && takesSmall(header))) || envelopeOf(header).senderWorld != peer) {
+    if ((!data && !cts && !(ordered(peer) && takesSmall(header))) || envelopeOf(header).senderWorld != peer) {
       return false;
     }
     if (!data) {
