@@ -86,22 +86,57 @@ std::string bindingPolicy(const std::string& requested, bool launched, int local
 
 namespace {
 std::atomic<bool> boundAtInit{false};
+
+// The affinity mask the process started with, read once (before any binding narrows it).
+const cpu_set_t& maskAtStart() {
+  static const cpu_set_t mask = [] {
+    cpu_set_t start;
+    CPU_ZERO(&start);
+    if (sched_getaffinity(0, sizeof start, &start) != 0) CPU_ZERO(&start);
+    return start;
+  }();
+  return mask;
+}
+
+// Sets `mask` on every thread of the process that exists now (a program may start some
+// before MPI_Init, zmpi's own run after it); threads started later inherit the caller's.
+bool applyToEveryThread(const cpu_set_t& mask) {
+  bool applied = true;
+  std::error_code ignored;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ignored)) {
+    // NOLINTNEXTLINE(cert-err34-c): the kernel's /proc/self/task/<tid> names; tid > 0 is checked
+    const pid_t tid = static_cast<pid_t>(std::atoi(task.path().filename().c_str()));
+    if (tid > 0 && sched_setaffinity(tid, sizeof mask, &mask) != 0) applied = false;
+  }
+  return sched_setaffinity(0, sizeof mask, &mask) == 0 && applied;
+}
 }  // namespace
 
 bool boundToCpus() { return boundAtInit.load(std::memory_order_relaxed); }
 
 int cpusAllowedAtStart() {
-  static const int count = [] {
-    cpu_set_t mask;
-    CPU_ZERO(&mask);
-    if (sched_getaffinity(0, sizeof mask, &mask) != 0) return 1;
-    return std::max(1, CPU_COUNT(&mask));
-  }();
+  static const int count = std::max(1, CPU_COUNT(&maskAtStart()));
   return count;
 }
 
+bool bindToCpus(const std::vector<int>& cpus) {
+  (void)maskAtStart();
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  for (int cpu : cpus) CPU_SET(cpu, &mask);
+  if (cpus.empty() || !applyToEveryThread(mask)) return false;
+  boundAtInit.store(true, std::memory_order_relaxed);
+  return true;
+}
+
+bool unbindFromCpus() {
+  if (!boundAtInit.exchange(false, std::memory_order_relaxed)) return false;
+  if (CPU_COUNT(&maskAtStart()) == 0) return false;
+  return applyToEveryThread(maskAtStart());
+}
+
 void bindFromEnvironment() {
-  (void)cpusAllowedAtStart();  // remembered before the binding narrows the mask
+  (void)maskAtStart();  // remembered before the binding narrows the mask
   const int localSize = static_cast<int>(environmentNumber("ZMPI_LOCAL_SIZE", 0));
   const int localRank = static_cast<int>(environmentNumber("ZMPI_LOCAL_RANK", -1));
   const std::string policy =
@@ -117,24 +152,11 @@ void bindFromEnvironment() {
     logger->debug("not bound to CPUs (policy {}, local rank {} of {})", policy, localRank, localSize);
     return;
   }
-  cpu_set_t mask;
-  CPU_ZERO(&mask);
-  for (int cpu : cpus) CPU_SET(cpu, &mask);
-  // Every thread that exists now (a program may start some before MPI_Init); later ones
-  // inherit the mask.
-  bool bound = true;
-  std::error_code ignored;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ignored)) {
-    // NOLINTNEXTLINE(cert-err34-c): the kernel's /proc/self/task/<tid> names; tid > 0 is checked
-    const pid_t tid = static_cast<pid_t>(std::atoi(task.path().filename().c_str()));
-    if (tid > 0 && sched_setaffinity(tid, sizeof mask, &mask) != 0) bound = false;
-  }
-  if (!bound || sched_setaffinity(0, sizeof mask, &mask) != 0) {
+  if (!bindToCpus(cpus)) {
     // A container may forbid it; running unbound is slower, not wrong.
     logger->info("could not bind to CPUs {} (policy {}); running unbound", describe(cpus), policy);
     return;
   }
-  boundAtInit.store(true, std::memory_order_relaxed);
   logger->debug("bound to CPUs {} (policy {}, local rank {} of {})", describe(cpus), policy, localRank, localSize);
 }
 

@@ -8,7 +8,9 @@
 // The policy comes from ZMPI_BIND_TO (core, hwthread, package/socket, none); zmpirun sets
 // it from --bind-to. Ranks started by zmpirun without the flag use Open MPI's default;
 // ranks started by hand are not bound unless ZMPI_BIND_TO says so. The rank binds itself
-// at MPI_Init, before zmpi starts any thread, so its threads inherit the binding.
+// at MPI_Init, before zmpi starts any thread, so its threads inherit the binding. A rank
+// bound by default gives the binding up when another process contests its core
+// (contention_watch.h).
 #include <string>
 #include <vector>
 
@@ -36,8 +38,18 @@ std::string bindingPolicy(const std::string& requested, bool launched, int local
 // at the first call, which bindFromEnvironment makes before binding).
 int cpusAllowedAtStart();
 
-// Whether bindFromEnvironment bound this process to CPUs.
+// Whether this process is bound to CPUs (bindFromEnvironment or bindToCpus, and not
+// unbound since).
 bool boundToCpus();
+
+// Binds every thread of this process to `cpus`; false (and nothing recorded) if the
+// kernel refused or `cpus` is empty.
+bool bindToCpus(const std::vector<int>& cpus);
+
+// Gives every thread of a bound process back the affinity mask it started with (a rank
+// whose core another process contests, contention_watch.h). False if it was not bound
+// or the kernel refused; only the first of concurrent calls acts.
+bool unbindFromCpus();
 
 // Applies the environment's policy to this process (ZMPI_BIND_TO, ZMPI_LAUNCHED,
 // ZMPI_LOCAL_RANK, ZMPI_LOCAL_SIZE); logs the result at debug level.

@@ -5,9 +5,11 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <thread>
 #include <vector>
 
+#include "mpi/core/cpu_binding.h"
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/datatype/datatype.h"
@@ -518,6 +520,7 @@ bool Engine::spinUntil(transport::FunctionRef<bool()> ready) {
   // The clock is read first at the first yield, not here: most waits end before it (a
   // reading is ~50 ns on a VM). The spin lasts spinTime_ plus one round of polls.
   std::chrono::steady_clock::time_point deadline{};
+  std::chrono::steady_clock::time_point lastYield{};
   bool done = false;
   for (unsigned idle = 0;;) {
     if (ready()) {
@@ -536,10 +539,18 @@ bool Engine::spinUntil(transport::FunctionRef<bool()> ready) {
     const auto now = std::chrono::steady_clock::now();
     if (deadline == std::chrono::steady_clock::time_point{}) {
       deadline = now + spinTime_;
-    } else if (now >= deadline) {
-      break;
+    } else {
+      if (watchContention_.load(std::memory_order_relaxed) && contention_.suspicious(lastYield, now)) {
+        measuredYieldsLeft_.store(kMeasuredYields, std::memory_order_relaxed);
+      }
+      if (now >= deadline) break;
     }
-    std::this_thread::yield();
+    lastYield = now;
+    if (measuredYieldsLeft_.load(std::memory_order_relaxed) > 0) {
+      measuredYield();
+    } else {
+      std::this_thread::yield();
+    }
   }
   polling_.endSpin();
   if (done) return true;  // the registration lingers (see PollRegistration)
@@ -553,12 +564,53 @@ bool Engine::spinUntil(transport::FunctionRef<bool()> ready) {
 void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool threadedPeers) {
   const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
   if (forced >= 0) yieldWhenIdle = forced != 0;
-  pollsPerYield_ = yieldWhenIdle ? 1 : bound ? kPollsPerYieldBound : kPollsPerYieldUnbound;
+  pollsPerYield_.store(yieldWhenIdle ? 1
+                       : bound       ? kPollsPerYieldBound
+                                     : kPollsPerYieldUnbound,
+                       std::memory_order_relaxed);
   const bool spinNamed = environmentNumber("ZMPI_SPIN_US", -1) >= 0;
   if (!fastPeers && !spinNamed) spinTime_ = std::chrono::microseconds(0);
   // A mixed rank (3 ranks, two claiming one host by ZMPI_HOST; 8 B over tcp beside two busy
   // loops): 1.7-13 ms a message with every wait spinning, 28-58 us with only same-host ones.
   spinEveryPeer_ = spinNamed || !threadedPeers;
+}
+
+void Engine::watchCoreContention(ContentionWatch::Settings settings) {
+  contention_ = ContentionWatch(settings);
+  watchContention_.store(true, std::memory_order_relaxed);
+}
+
+namespace {
+std::chrono::nanoseconds processCpuTime() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+}
+}  // namespace
+
+void Engine::measuredYield() {
+  measuredYieldsLeft_.fetch_sub(1, std::memory_order_relaxed);
+  const auto cpuBefore = processCpuTime();
+  const auto before = std::chrono::steady_clock::now();
+  std::this_thread::yield();
+  const auto after = std::chrono::steady_clock::now();
+  const auto cpu = processCpuTime() - cpuBefore;
+  const auto wall = after - before;
+  {
+    std::lock_guard lock(contentionMutex_);
+    if (!contention_.probed(after, wall, cpu)) return;
+  }
+  watchContention_.store(false, std::memory_order_relaxed);
+  measuredYieldsLeft_.store(0, std::memory_order_relaxed);
+  if (!unbindFromCpus()) return;
+  if (pollsPerYield_.load(std::memory_order_relaxed) == kPollsPerYieldBound) {
+    pollsPerYield_.store(kPollsPerYieldUnbound, std::memory_order_relaxed);
+  }
+  log::get("mpi")->info(
+      "rank {}: another process keeps taking this rank's CPU (a yield took {} us, {} us of it "
+      "ours); no longer bound to it",
+      worldRank_, std::chrono::duration_cast<std::chrono::microseconds>(wall).count(),
+      std::chrono::duration_cast<std::chrono::microseconds>(cpu).count());
 }
 
 void Engine::prepareToBlock() {

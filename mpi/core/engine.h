@@ -17,6 +17,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "mpi/core/contention_watch.h"
 #include "mpi/core/eager_flow.h"
 #include "mpi/core/envelope.h"
 #include "mpi/core/fabric.h"
@@ -149,7 +150,12 @@ class Engine {
   // hosts) only a wait on a same-host peer spins, for the same reason (spinsFor), unless
   // ZMPI_SPIN_US names a spin.
   void setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers = true, bool threadedPeers = false);
-  unsigned pollsPerYield() const { return pollsPerYield_; }
+  unsigned pollsPerYield() const { return pollsPerYield_.load(std::memory_order_relaxed); }
+  // A rank bound to its core by default (not by an explicit ZMPI_BIND_TO) watches its spins'
+  // yields and unbinds when another process contests the core (contention_watch.h). Call
+  // before the progress thread starts. `settings` only for tests.
+  void watchCoreContention(ContentionWatch::Settings settings = {});
+  bool watchingCoreContention() const { return watchContention_.load(std::memory_order_relaxed); }
   // Whether a wait for a message from (or a send's completion by) `peerWorld` spins before
   // it blocks: only if that peer's messages come through the rings this thread can poll
   // itself. -1 (MPI_ANY_SOURCE, or not known): if some peer's do.
@@ -277,8 +283,17 @@ class Engine {
   // reached over zmq (a peer, or our own progress and zmq I/O threads, may need this
   // core; Open MPI yields likewise when oversubscribed), else kPollsPerYieldBound or
   // kPollsPerYieldUnbound.
-  unsigned pollsPerYield_ = kPollsPerYieldUnbound;
-  bool spinEveryPeer_ = true;  // false: only waits on same-host peers spin (setSpinPolicy)
+  std::atomic<unsigned> pollsPerYield_{kPollsPerYieldUnbound};
+  // A spin's yield measured against the process's CPU time; unbinds if the watch decides
+  // so. After a long yield the next kMeasuredYields are measured (two system calls each:
+  // only then), since the one right after a busy process's time slice usually returns at once.
+  void measuredYield();
+  static constexpr int kMeasuredYields = 2000;
+  std::atomic<int> measuredYieldsLeft_{0};
+  std::atomic<bool> watchContention_{false};
+  std::mutex contentionMutex_;
+  ContentionWatch contention_;  // guarded by contentionMutex_
+  bool spinEveryPeer_ = true;   // false: only waits on same-host peers spin (setSpinPolicy)
   PollRegistration polling_;
   bool waitersReceive_ = false;
   ReceiveLease lease_;

@@ -95,6 +95,11 @@ World::World(const WorldConfig& config)
   // (forced-tcp 8 B ping-pong 37 -> 88 us; raw zmq 21 us).
   engine_->setSpinPolicy(!mock_ && (sameHost > cpusAllowedAtStart() || fabric_->hasThreadedPeers()), boundToCpus(),
                          mock_ || fabric_->hasFastPeers(), !mock_ && fabric_->hasThreadedPeers());
+  // Bound by default, not on request: give the core up when another process contests it.
+  if (!mock_ && boundToCpus() && environmentString("ZMPI_BIND_TO").empty() &&
+      environmentNumber("ZMPI_UNBIND_CONTESTED", 1) != 0) {
+    engine_->watchCoreContention();
+  }
   // Every peer through zmq (forced tcp, one rank per host): waiting threads receive
   // themselves. With rings to poll the progress thread keeps the inbox (their traffic and
   // the inbox's are served by one loop there).

@@ -73,3 +73,32 @@ TEST_CASE("the allowed cores cover exactly this process's affinity mask", "[bind
   }
   CHECK(seen == CPU_COUNT(&mask));
 }
+
+namespace {
+cpu_set_t currentMask() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  REQUIRE(sched_getaffinity(0, sizeof mask, &mask) == 0);
+  return mask;
+}
+}  // namespace
+
+TEST_CASE("a bound process unbinds back to the mask it started with, once", "[binding]") {
+  using zmpi::mpi::bindToCpus;
+  using zmpi::mpi::boundToCpus;
+  using zmpi::mpi::unbindFromCpus;
+  const cpu_set_t start = currentMask();
+  const auto cores = allowedCores();
+  REQUIRE_FALSE(cores.empty());
+  CHECK_FALSE(unbindFromCpus());  // never bound
+  REQUIRE(bindToCpus({cores.back().cpus.front()}));
+  CHECK(boundToCpus());
+  const cpu_set_t bound = currentMask();
+  CHECK(CPU_COUNT(&bound) == 1);
+  CHECK(unbindFromCpus());
+  CHECK_FALSE(boundToCpus());
+  const cpu_set_t after = currentMask();
+  CHECK(CPU_EQUAL(&after, &start));
+  CHECK_FALSE(unbindFromCpus());  // only the first call acts
+  CHECK_FALSE(bindToCpus({}));
+}
