@@ -63,8 +63,6 @@ std::size_t segmentBytes(Communicator& comm) {
   return kSegmentBytes;
 }
 
-bool shmLargeServes(int ranks, std::size_t bytes) { return ranks > 2 || bytes <= kShmLargeMaxBytesTwoRanks; }
-
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks) {
   const std::string name = forced("BCAST");
   if (name == "binomial") return BcastAlgorithm::Binomial;

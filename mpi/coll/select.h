@@ -33,25 +33,24 @@ inline constexpr std::size_t kGatherLinearMinBytes = 64 * 1024;    // all ranks'
 // overrides the choice (0: no pieces).
 inline constexpr std::size_t kSegmentBytes = 256 * 1024;
 
-// Which same-host blocking calls (bcast, allreduce, allgather, alltoall) above a slot take
-// the staging rings (shm_large.h) rather than messages, by bytes per operand (allgather,
-// alltoall: per block): on more than 2 ranks all, on 2 ranks up to kShmLargeMaxBytesTwoRanks.
+// Same-host blocking bcast, allreduce, allgather and alltoall above a slot take the staging
+// rings (shm_large.h) at every size and rank count (ZMPI_COLL_SHM_LARGE=0: messages).
 // Measured 2026-12-02 on the idle 2-core VM (`collectives --min-bytes 262144 --max-bytes
 // 16777216 --step 2 --budget-ms 150 --reps 3`, medians of 3 rounds, alternating with
 // ZMPI_COLL_SHM_LARGE=0; mpi/coll/README.md has the tables):
 //  - 2 ranks: 0.4-0.9x the message paths' time at every size and operation (1 MiB: alltoall
 //    108 vs 229-272 us, allgather 127 vs 204-268, allreduce 130 vs 308-345, bcast 44 vs
-//    79; Open MPI sm 130-143, 143-167, 213-260, 97-107). But with a third process busy on
-//    the two cores, above 2 MiB the staging rings' 128 KiB rounds -- each a point where a
-//    descheduled rank stalls the other for a time slice -- took 1.3-5x the time of whole
-//    messages (4 MiB allreduce 54 vs 10 ms), while at 1 MiB they stayed ahead (2.0 vs 3.2
-//    ms). So 2 ranks keep whole messages above 2 MiB, where those are within 1.1x of Open
-//    MPI's time idle (4 MiB) or ahead (16 MiB).
+//    79; Open MPI sm 130-143, 143-167, 213-260, 97-107). Until 2026-12-03 2 ranks kept
+//    whole messages above 2 MiB: beside a busy process the rings' 128 KiB rounds took
+//    1.3-5x their time (4 MiB allreduce 54 vs 10 ms). That was the binding (both ranks
+//    bound, one sharing its core with the busy process); since a contested rank unbinds
+//    (core/contention_watch.h) the rings are ahead there too (4 MiB allreduce 1.3-1.4 ms
+//    against 3.9-5.8 whole, Open MPI 2.0-2.5), and idle above 2 MiB they take 0.4-0.9x the
+//    whole messages' time (4 MiB allreduce 305-449 vs 743-777 us, bcast 99-150 vs 250-270,
+//    allgather 394-437 vs 547-562; Open MPI 505-639, 156-171, 294-333).
 //  - 3, 4 and 8 ranks (oversubscribed from 3): allgather 0.3-0.9x the ring of messages at
 //    256 KiB-16 MiB blocks (4 ranks 1 MiB: 559-706 vs 2100-3400 us; Open MPI 1121); bcast,
 //    allreduce and alltoall as measured before (README there).
-inline constexpr std::size_t kShmLargeMaxBytesTwoRanks = 2 * 1024 * 1024;
-bool shmLargeServes(int ranks, std::size_t bytes);
 
 enum class BcastAlgorithm { Binomial, ScatterAllgather };
 enum class AllreduceAlgorithm { RecursiveDoubling, Rabenseifner, Ring };

@@ -55,11 +55,9 @@ ShmArea* areaFor(Communicator& comm, std::size_t bytes) {
   return shmAreaOf(comm);
 }
 
-// The area for a call above a slot moving `bytes` per operand (block) through the staging
-// rings (shm_large.h), or null: the sizes select.h gives them.
-ShmArea* largeAreaFor(Communicator& comm, std::size_t bytes) {
-  return shmLargeEnabled() && shmLargeServes(comm.size(), bytes) ? shmAreaOf(comm) : nullptr;
-}
+// The area for a call above a slot through the staging rings (shm_large.h), or null
+// (ZMPI_COLL_SHM_LARGE=0; select.h has the measurements).
+ShmArea* largeAreaFor(Communicator& comm) { return shmLargeEnabled() ? shmAreaOf(comm) : nullptr; }
 
 // slot(0) op slot(1) op ... op slot(p-1) of call `seq`, packed, into `result` (which may
 // be the program's buffer: every operand is already in a slot). Right to left, so that
@@ -118,7 +116,7 @@ bool barrierShm(Communicator& comm) {
 bool bcastShm(Communicator& comm, void* buffer, int count, const Datatype& type, int root) {
   const auto n = static_cast<std::size_t>(count);
   if (n * type.size() > ShmArea::kSlotBytes) {
-    ShmArea* large = largeAreaFor(comm, n * type.size());
+    ShmArea* large = largeAreaFor(comm);
     if (large != nullptr) bcastShmLarge(*large, buffer, n, type, root);
     return large != nullptr;
   }
@@ -171,7 +169,7 @@ bool allreduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int co
                   const Op& op) {
   const auto n = static_cast<std::size_t>(count);
   if (n * type.size() > ShmArea::kSlotBytes) {
-    ShmArea* large = type.size() <= ShmArea::chunkBytes() ? largeAreaFor(comm, n * type.size()) : nullptr;
+    ShmArea* large = type.size() <= ShmArea::chunkBytes() ? largeAreaFor(comm) : nullptr;
     if (large != nullptr) allreduceShmLarge(*large, sendbuf == MPI_IN_PLACE ? nullptr : sendbuf, recvbuf, n, type, op);
     return large != nullptr;
   }
@@ -193,7 +191,7 @@ bool allgatherShm(Communicator& comm, const void* sendbuf, int sendcount, const 
   const auto n = static_cast<std::size_t>(recvcount);
   const bool inPlace = sendbuf == MPI_IN_PLACE;
   if (n * recvtype.size() > ShmArea::kSlotBytes) {
-    ShmArea* large = largeAreaFor(comm, n * recvtype.size());
+    ShmArea* large = largeAreaFor(comm);
     if (large == nullptr) return false;
     if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), n * recvtype.size());
     allgatherShmLarge(*large, inPlace ? nullptr : sendbuf, static_cast<std::size_t>(sendcount), sendtype, recvbuf, n,
@@ -229,7 +227,7 @@ bool alltoallShm(Communicator& comm, const void* sendbuf, int sendcount, const D
   const std::size_t bytes = n * recvtype.size();
   if (bytes * static_cast<std::size_t>(comm.size()) > ShmArea::kSlotBytes) {
     const bool inPlace = sendbuf == MPI_IN_PLACE;
-    ShmArea* large = largeAreaFor(comm, bytes);
+    ShmArea* large = largeAreaFor(comm);
     if (large == nullptr) return false;
     if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), bytes);
     alltoallShmLarge(*large, inPlace ? nullptr : sendbuf, static_cast<std::size_t>(sendcount), sendtype, recvbuf, n,

@@ -22,7 +22,7 @@
 // Derived datatypes are packed into scratch once per call and unpacked once after (as the
 // plans do), so every rank takes this path whatever its own type's layout. The caller
 // (shm_collectives.cc) decides which calls come here, from what every rank sees alike:
-// byte counts, the communicator, the environment (shmLargeServes in select.h). MPI_IN_PLACE
+// byte counts, the communicator, the environment (select.h). MPI_IN_PLACE
 // is passed as a null sendbuf. Allreduce needs ShmArea::chunkBytes() >= the type's size.
 // Arguments are the MPI call's, already validated (capi/), send and receive bytes equal.
 #include "mpi/coll/shm_area.h"

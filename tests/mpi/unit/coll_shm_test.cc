@@ -68,7 +68,7 @@ TEST_CASE("shm bcast and reduce match the plans for every root", "[coll][shm]") 
   for (int p : kRankCounts) {
     for (int root = 0; root < p; ++root) {
       for (int count : {1, 33, kSlotInts, kSlotInts + 1}) {
-        const bool fits = count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(p, count * sizeof(int)));
+        const bool fits = count <= kSlotInts || shmLargeEnabled();
         compare("bcast root " + std::to_string(root) + " count " + std::to_string(count), p, fits,
                 [&](Communicator& comm, bool shm, bool& served) {
                   std::vector<int> data = comm.rank() == root ? numbers(root, count) : std::vector<int>(count, -1);
@@ -113,7 +113,7 @@ TEST_CASE("shm allreduce matches the plans, in rank order for non-commutative op
     for (int count : {1, 40, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
         const int m = count == 1 ? 1 : count / 4;
-        const bool fits = count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(p, count * sizeof(int)));
+        const bool fits = count <= kSlotInts || shmLargeEnabled();
         compare("allreduce count " + std::to_string(count) + (inPlace ? " in place" : ""), p, fits,
                 [&](Communicator& comm, bool shm, bool& served) {
                   std::vector<int> in = numbers(comm.rank(), count), out(static_cast<std::size_t>(count), -1);
@@ -146,8 +146,7 @@ TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
     for (int count : {1, 17, alltoallLimit, alltoallLimit + 1, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
         const std::string how = " count " + std::to_string(count) + (inPlace ? " in place" : "");
-        const auto bytes = static_cast<std::size_t>(count) * sizeof(int);
-        const bool gathers = count <= kSlotInts || (shmLargeEnabled() && shmLargeServes(p, bytes));
+        const bool gathers = count <= kSlotInts || shmLargeEnabled();
         compare("allgather" + how, p, gathers, [&](Communicator& comm, bool shm, bool& served) {
           const int r = comm.rank();
           std::vector<int> in = numbers(r, count), out(static_cast<std::size_t>(count * p), -1);
@@ -158,7 +157,7 @@ TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
           if (!shm || !served) run(*planAllgather(comm, send, count, sendType, out.data(), count, intType()));
           return bytesOf(out);
         });
-        const bool exchanges = count <= alltoallLimit || (shmLargeEnabled() && shmLargeServes(p, bytes));
+        const bool exchanges = count <= alltoallLimit || shmLargeEnabled();
         compare("alltoall" + how, p, exchanges, [&](Communicator& comm, bool shm, bool& served) {
           std::vector<int> in = numbers(comm.rank(), count * p), out(static_cast<std::size_t>(count * p), -1);
           if (inPlace) out = in;
