@@ -2,7 +2,7 @@
 
 namespace zmpi::mpi {
 
-bool ReceiveLease::takeIfFree() {
+bool ReceiveLease::tryTake() {
   uint64_t state = state_.load(std::memory_order_relaxed);
   while (holderOf(state) == kFree) {
     const uint64_t taken = withHolder(state + (uint64_t{1} << kHolderBits), kUser);
@@ -11,11 +11,9 @@ bool ReceiveLease::takeIfFree() {
   return false;
 }
 
-bool ReceiveLease::tryTake() { return takeIfFree(); }
-
 bool ReceiveLease::takeForWait(transport::FunctionRef<void()> wakeProgress) {
   for (;;) {
-    if (takeIfFree()) return true;
+    if (tryTake()) return true;
     const Holder holder = holderOf(state_.load(std::memory_order_acquire));
     if (holder == kUser) return false;
     if (holder == kFree) continue;  // let go of just now

@@ -69,7 +69,6 @@ class ReceiveLease {
   static constexpr uint64_t kHolderMask = (uint64_t{1} << kHolderBits) - 1;
   static Holder holderOf(uint64_t state) { return static_cast<Holder>(state & kHolderMask); }
   static uint64_t withHolder(uint64_t state, Holder holder) { return (state & ~kHolderMask) | holder; }
-  bool takeIfFree();
 
   std::atomic<uint64_t> state_{kProgress};
   std::atomic<bool> wanted_{false};
