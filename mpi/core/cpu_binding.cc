@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
@@ -53,22 +54,30 @@ std::vector<CpuCore> allowedCores() {
   return cores;
 }
 
-std::vector<int> cpusToBind(const std::string& policy, int localRank, int localSize,
+std::vector<int> cpusToBind(const std::string& requested, int localRank, int localSize,
                             const std::vector<CpuCore>& cores) {
-  if (policy != "none" && policy != "core" && policy != "hwthread" && policy != "package" && policy != "socket") {
-    throw std::invalid_argument("unknown binding policy '" + policy + "' (core, hwthread, package, socket, none)");
+  // Open MPI's qualifier: bind even when there are more ranks than cores (or hardware
+  // threads), rank i on core i modulo their number.
+  constexpr std::string_view kOverload = ":overload-allowed";
+  const bool overload = requested.size() > kOverload.size() && requested.ends_with(kOverload);
+  const std::string policy = overload ? requested.substr(0, requested.size() - kOverload.size()) : requested;
+  if (policy != "core" && policy != "hwthread" && policy != "package" && policy != "socket" &&
+      (policy != "none" || overload)) {
+    throw std::invalid_argument("unknown binding policy '" + requested +
+                                "' (core, hwthread, package, socket, none; the first four may end in "
+                                ":overload-allowed)");
   }
-  if (policy == "none" || localRank < 0 || localRank >= localSize) return {};
+  if (policy == "none" || localRank < 0 || localRank >= localSize || cores.empty()) return {};
   if (policy == "hwthread") {
     std::vector<int> all;
     for (const auto& core : cores) all.insert(all.end(), core.cpus.begin(), core.cpus.end());
-    if (localSize > static_cast<int>(all.size())) return {};
-    return {all[static_cast<size_t>(localRank)]};
+    if (localSize > static_cast<int>(all.size()) && !overload) return {};
+    return {all[static_cast<size_t>(localRank) % all.size()]};
   }
   // Like Open MPI: ranks are mapped by core (rank i on core i); an oversubscribed host
-  // is not bound at all.
-  if (localSize > static_cast<int>(cores.size())) return {};
-  const CpuCore& mine = cores[static_cast<size_t>(localRank)];
+  // is not bound at all unless overload is allowed.
+  if (localSize > static_cast<int>(cores.size()) && !overload) return {};
+  const CpuCore& mine = cores[static_cast<size_t>(localRank) % cores.size()];
   if (policy == "core") return mine.cpus;
   std::vector<int> package;
   for (const auto& core : cores) {

@@ -5,12 +5,12 @@
 // descheduled on the same core while both spin; without it a 2-rank ping-pong on a
 // loaded 2-core machine measured 4 us instead of 0.7 us.
 //
-// The policy comes from ZMPI_BIND_TO (core, hwthread, package/socket, none); zmpirun sets
-// it from --bind-to. Ranks started by zmpirun without the flag use Open MPI's default;
-// ranks started by hand are not bound unless ZMPI_BIND_TO says so. The rank binds itself
-// at MPI_Init, before zmpi starts any thread, so its threads inherit the binding. A rank
-// bound by default gives the binding up when another process contests its core
-// (contention_watch.h).
+// The policy comes from ZMPI_BIND_TO (core, hwthread, package/socket, none; the first
+// four with Open MPI's ":overload-allowed" bind an oversubscribed host too, rank i on core
+// i modulo the cores); zmpirun sets it from --bind-to. Ranks started by zmpirun without the flag use Open MPI's
+// default; ranks started by hand are not bound unless ZMPI_BIND_TO says so. The rank binds itself at MPI_Init, before
+// zmpi starts any thread, so its threads inherit the binding. A rank bound by default gives the binding up when another
+// process contests its core (contention_watch.h).
 #include <string>
 #include <vector>
 

@@ -178,8 +178,11 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
       ->check(CLI::IsMember({"slot", "node"}));
   app.add_option("--bind-to", bindTo,
                  "Bind each rank to a core, hwthread or package (socket), or none (default, as Open MPI: core "
-                 "for up to 2 ranks per host, package above, none when a host is oversubscribed)")
-      ->check(CLI::IsMember({"core", "hwthread", "package", "socket", "none"}));
+                 "for up to 2 ranks per host, package above, none when a host is oversubscribed); "
+                 "core:overload-allowed (likewise the others) binds an oversubscribed host too, "
+                 "rank i on core i modulo the cores")
+      ->check(CLI::IsMember({"core", "hwthread", "package", "socket", "none", "core:overload-allowed",
+                             "hwthread:overload-allowed", "package:overload-allowed", "socket:overload-allowed"}));
   app.add_option("--agent-port", options.agentPort,
                  "Port of the zmpid agents on other hosts (default: $ZMPI_AGENT_PORT, else 7117)")
       ->check(CLI::Range(1, 65535));

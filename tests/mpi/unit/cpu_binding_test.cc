@@ -50,6 +50,22 @@ TEST_CASE("hwthread binding counts hardware threads in core order", "[binding]")
   CHECK(cpusToBind("hwthread", 7, 8, kTwoPackages) == Cpus{7});
 }
 
+TEST_CASE("overload-allowed binds an oversubscribed host too, rank i on core i modulo the cores", "[binding]") {
+  CHECK(cpusToBind("core:overload-allowed", 0, 4, kTwoCores) == Cpus{0});
+  CHECK(cpusToBind("core:overload-allowed", 1, 4, kTwoCores) == Cpus{1});
+  CHECK(cpusToBind("core:overload-allowed", 2, 4, kTwoCores) == Cpus{0});
+  CHECK(cpusToBind("core:overload-allowed", 3, 4, kTwoCores) == Cpus{1});
+  CHECK(cpusToBind("core:overload-allowed", 5, 6, kTwoPackages) == Cpus{1, 5});
+  CHECK(cpusToBind("hwthread:overload-allowed", 9, 10, kTwoPackages) == Cpus{4});
+  CHECK(cpusToBind("package:overload-allowed", 6, 8, kTwoPackages) == Cpus{2, 3, 6, 7});
+  // Not oversubscribed: the same as without the qualifier.
+  CHECK(cpusToBind("core:overload-allowed", 1, 2, kTwoCores) == Cpus{1});
+  CHECK(cpusToBind("core:overload-allowed", 0, 4, {}).empty());
+  CHECK_THROWS_AS(cpusToBind("none:overload-allowed", 0, 4, kTwoCores), std::invalid_argument);
+  CHECK_THROWS_AS(cpusToBind("core:overload", 0, 4, kTwoCores), std::invalid_argument);
+  CHECK_THROWS_AS(cpusToBind(":overload-allowed", 0, 4, kTwoCores), std::invalid_argument);
+}
+
 TEST_CASE("an oversubscribed host, policy none or a bad local rank bind nothing", "[binding]") {
   CHECK(cpusToBind("core", 0, 4, kTwoCores).empty());
   CHECK(cpusToBind("package", 3, 4, kTwoCores).empty());

@@ -10,6 +10,8 @@ expect_text unknown err "zmpirun --help"
 
 run_job bindto -np 1 --bind-to core "$FAKE_RANK" ok
 expect_rc bindto 0
+run_job bindoverload -np 1 --bind-to core:overload-allowed "$FAKE_RANK" ok
+expect_rc bindoverload 0
 run_job badbind -np 1 --bind-to cores "$FAKE_RANK" ok
 expect_rc badbind 1
 expect_text badbind err "--bind-to: cores not in"
