@@ -25,10 +25,12 @@ struct CpuCore {
 // Without /sys topology every allowed CPU counts as a core of package 0.
 std::vector<CpuCore> allowedCores();
 
-// The CPUs a rank with `localRank` of `localSize` on its host binds to under `policy`;
-// empty means "do not bind" (policy none, or more ranks than cores: oversubscribed).
-// Throws std::invalid_argument for an unknown policy.
-std::vector<int> cpusToBind(const std::string& policy, int localRank, int localSize, const std::vector<CpuCore>& cores);
+// The CPUs a rank with `localRank` of `localSize` on its host binds to under the
+// `requested` policy; empty means "do not bind" (policy none, or more ranks than cores --
+// oversubscribed -- without ":overload-allowed"). Throws std::invalid_argument for an
+// unknown policy.
+std::vector<int> cpusToBind(const std::string& requested, int localRank, int localSize,
+                            const std::vector<CpuCore>& cores);
 
 // The policy for a rank: ZMPI_BIND_TO if set, else Open MPI's default for ranks started
 // by zmpirun (core up to 2 ranks per host, package above), else none.
