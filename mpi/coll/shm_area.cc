@@ -214,12 +214,15 @@ ShmArea::Buffer ShmArea::rootedBuffer(std::size_t bytes) {
 
 char* ShmArea::slot(int rank, Buffer b) const { return buffer(rank, b) + (b.stamped ? kStampBytes : 0); }
 
-// A rank's buffers: the two slots, the units, the large slots.
+// A rank's buffers: the two slots, the units, the large slots, the two stamped lines.
 char* ShmArea::buffer(int rank, Buffer buffer) const {
   char* mine = base() + static_cast<std::size_t>(size_) * (sizeof(Line) + sizeof(Pairs)) +
                static_cast<std::size_t>(rank) * kRankBytes;
   const auto index = static_cast<std::size_t>(buffer.index);
   if (index < 2) return mine + index * kSlotBytes;
+  if (index >= kSyncLineIndex) {
+    return mine + (2 + kLargeSlots) * kSlotBytes + kSmallUnits * kUnitBytes + (index - kSyncLineIndex) * kSyncLineBytes;
+  }
   if (index < 2 + kSmallUnits) return mine + 2 * kSlotBytes + (index - 2) * kUnitBytes;
   return mine + 2 * kSlotBytes + kSmallUnits * kUnitBytes + (index - 2 - kSmallUnits) * kSlotBytes;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The shared-memory segment of one communicator whose ranks all run on this host, for its
 // small blocking collectives (shm_collectives.h). Per rank: one flag line (what it has
-// published, what it has finished reading), two slots of kSlotBytes for synchronising calls,
+// published, what it has finished reading), two slots of kSlotBytes for synchronising calls
+// (and two stamped lines for their smallest operands),
 // and for rooted ones a ring of kSmallUnits stamped units for small operands and a ring of
 // kLargeSlots slots for the others.
 //
@@ -19,7 +20,13 @@
 // call that was). Synchronising calls (barrier, allreduce, allgather, alltoall) alternate
 // between the two slots: after one of them, in which a rank saw everyone's ready = s (so
 // every rank finished s - 1), the slot call s - 1 wrote is free without looking -- back-
-// to-back synchronising calls never wait for it. Rooted calls (bcast, reduce), where the
+// to-back synchronising calls never wait for it. Operands of up to kStampedSyncBytes take
+// one of two stamped lines instead of a slot (the stamp, then the operand, in one cache
+// line): readers wait on the writers' stamps, one cache-line transfer per writer instead
+// of two (the flag line, then the slot), and the writer raises ready as well, for the waits
+// that look at it. Larger operands keep the slots and the ready flag: a reader spinning on
+// the stamp's line would take it from the writer while the writer still fills the rest.
+// Rooted calls (bcast, reduce), where the
 // writers do not wait for the readers, take the next buffer of one of two rings (by
 // operand size; cursors every rank advances alike): a bcast root runs up to
 // kSmallUnits - 1 small calls (kLargeSlots - 1 large ones) ahead of its slowest reader, as
@@ -105,26 +112,48 @@ class ShmArea {
   // A buffer: a synchronising call's slot (call `seq`'s), or a rooted call's next unit
   // (stamped) or large slot for `bytes` (call once per rooted call, on every rank).
   struct Buffer {
-    int index;  // into the rank's buffers: 2 slots, kSmallUnits units, kLargeSlots slots
+    int index;  // into the rank's buffers: 2 slots, kSmallUnits units, kLargeSlots slots, 2 lines
     bool stamped;
   };
-  static Buffer syncBuffer(uint64_t seq) { return {static_cast<int>(seq % 2), false}; }
+  // A synchronising call's operands of up to this many bytes (per rank) take a stamped line.
+  static constexpr std::size_t kStampedSyncBytes = 64 - kStampBytes;
+  static Buffer syncBuffer(uint64_t seq, std::size_t bytes) {
+    const int parity = static_cast<int>(seq % 2);
+    if (bytes <= kStampedSyncBytes) return {kSyncLineIndex + parity, true};
+    return {parity, false};
+  }
   Buffer rootedBuffer(std::size_t bytes);
   char* slot(int rank, Buffer buffer) const;  // where the data goes
 
   // This rank's flags (and a wake-up for anyone sleeping on them).
   void publishReady(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->ready, seq, sleeperFences_); }
   void publishDone(uint64_t seq) { publishShm(line(rank_)->bell, line(rank_)->done, seq, sleeperFences_); }
-  // Stamps this rank's rooted `buffer` as holding call `seq`'s data.
+  // Stamps this rank's `buffer` as holding call `seq`'s data.
   void publishStamp(Buffer buffer, uint64_t seq) {
     publishShm(line(rank_)->bell, stamp(rank_, buffer), seq, sleeperFences_);
+  }
+  // A synchronising call's data is in this rank's `buffer` (syncBuffer): the stamp if it
+  // has one, for its readers, and ready, for whoever waits on this rank's progress. One
+  // ring for both (publishShm's fence orders both stores before its look for sleepers): a
+  // second would find the woken sleeper still counted and wake nobody at a system call's cost.
+  void publishSync(Buffer buffer, uint64_t seq) {
+    if (buffer.stamped) stamp(rank_, buffer).store(seq, std::memory_order_release);
+    publishReady(seq);
+  }
+  // Blocks until every other rank has published its data of call `seq` (publishSync).
+  void waitSync(Buffer buffer, uint64_t seq) {
+    if (buffer.stamped) {
+      waitAllStamps(buffer, seq);
+    } else {
+      waitAllReady(seq);
+    }
   }
 
   // Blocks until rank `rank` is ready for `seq`.
   void waitReady(int rank, uint64_t seq);
   // Blocks until every other rank is ready for `seq`.
   void waitAllReady(uint64_t seq);
-  // Blocks until rank `rank`'s rooted `buffer` holds call `seq`'s data.
+  // Blocks until rank `rank`'s stamped `buffer` holds call `seq`'s data.
   void waitStamp(int rank, Buffer buffer, uint64_t seq);
   // The same for every other rank.
   void waitAllStamps(Buffer buffer, uint64_t seq);
@@ -192,8 +221,12 @@ class ShmArea {
     std::atomic<uint64_t> taken[kMaxRanks];
   };
 
-  static constexpr int kBuffers = 2 + kSmallUnits + kLargeSlots;
-  static constexpr std::size_t kRankBytes = (2 + kLargeSlots) * kSlotBytes + kSmallUnits * kUnitBytes;
+  static constexpr int kSyncLineIndex = 2 + kSmallUnits + kLargeSlots;
+  static constexpr int kBuffers = kSyncLineIndex + 2;
+  // A stamped line of a synchronising call, alone in its adjacent-line prefetch pair.
+  static constexpr std::size_t kSyncLineBytes = 128;
+  static constexpr std::size_t kRankBytes =
+      (2 + kLargeSlots) * kSlotBytes + kSmallUnits * kUnitBytes + 2 * kSyncLineBytes;
 
   Line* line(int rank) const { return reinterpret_cast<Line*>(base()) + rank; }
   Pairs* pairs(int rank) const { return reinterpret_cast<Pairs*>(base() + size_ * sizeof(Line)) + rank; }

@@ -176,11 +176,11 @@ bool allreduceShm(Communicator& comm, const void* sendbuf, void* recvbuf, int co
   ShmArea* area = areaFor(comm, n * type.size());
   if (area == nullptr) return false;
   const uint64_t seq = area->begin();
-  const ShmArea::Buffer b = ShmArea::syncBuffer(seq);
+  const ShmArea::Buffer b = ShmArea::syncBuffer(seq, n * type.size());
   area->waitWritable(b, seq);
   pack(type, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, n, area->slot(area->rank(), b));
-  area->publishReady(seq);
-  area->waitAllReady(seq);
+  area->publishSync(b, seq);
+  area->waitSync(b, seq);
   reduceInto(*area, b, op, type, n, recvbuf);
   return true;
 }
@@ -203,15 +203,15 @@ bool allgatherShm(Communicator& comm, const void* sendbuf, int sendcount, const 
   if (!inPlace) checkSendBytes(static_cast<std::size_t>(sendcount) * sendtype->size(), n * recvtype.size());
   const uint64_t seq = area->begin();
   const int r = area->rank();
-  const ShmArea::Buffer b = ShmArea::syncBuffer(seq);
+  const ShmArea::Buffer b = ShmArea::syncBuffer(seq, n * recvtype.size());
   area->waitWritable(b, seq);
   if (inPlace) {
     pack(recvtype, block(recvbuf, n, recvtype, r), n, area->slot(r, b));
   } else {
     pack(*sendtype, sendbuf, static_cast<std::size_t>(sendcount), area->slot(r, b));
   }
-  area->publishReady(seq);
-  area->waitAllReady(seq);
+  area->publishSync(b, seq);
+  area->waitSync(b, seq);
   for (int q = 0; q < area->size(); ++q) {
     if (!(inPlace && q == r)) unpack(recvtype, area->slot(q, b), n, block(recvbuf, n, recvtype, q));
   }
@@ -240,7 +240,7 @@ bool alltoallShm(Communicator& comm, const void* sendbuf, int sendcount, const D
   const uint64_t seq = area->begin();
   const int r = area->rank();
   const int p = area->size();
-  const ShmArea::Buffer b = ShmArea::syncBuffer(seq);
+  const ShmArea::Buffer b = ShmArea::syncBuffer(seq, bytes * static_cast<std::size_t>(p));
   area->waitWritable(b, seq);
   char* mine = area->slot(r, b);
   for (int q = 0; q < p; ++q) {
@@ -252,8 +252,8 @@ bool alltoallShm(Communicator& comm, const void* sendbuf, int sendcount, const D
       pack(*sendtype, block(sendbuf, m, *sendtype, q), m, out);
     }
   }
-  area->publishReady(seq);
-  area->waitAllReady(seq);
+  area->publishSync(b, seq);
+  area->waitSync(b, seq);
   for (int q = 0; q < p; ++q) {
     unpack(recvtype, area->slot(q, b) + static_cast<std::size_t>(r) * bytes, n, block(recvbuf, n, recvtype, q));
   }

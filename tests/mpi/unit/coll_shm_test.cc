@@ -208,3 +208,62 @@ TEST_CASE("shm collectives in a long mixed sequence reuse their slots safely", "
     }
   }
 }
+
+TEST_CASE("shm synchronising calls alternate stamped lines and slots safely", "[coll][shm]") {
+  // Operands of up to ShmArea::kStampedSyncBytes take the stamped lines, larger ones the
+  // slots; both alternate by parity. Counts cycle so that each parity's stamped line and
+  // slot are reused after calls of the other kind, with values that change every call: a
+  // reader let through before its writer's data (a stale stamp, a line rewritten early)
+  // shows as a wrong sum or block.
+  constexpr int kRounds = 600;
+  constexpr int kStampedInts = static_cast<int>(ShmArea::kStampedSyncBytes / sizeof(int));
+  static_assert(kStampedInts == 12, "the counts below straddle the stamped size");
+  for (int p : kRankCounts) {
+    PerRank<int> wrong(p);
+    runRanks(p, [&](World& world) {
+      Communicator& comm = world.commWorld();
+      const int r = comm.rank();
+      int bad = 0;
+      for (int i = 0; i < kRounds; ++i) {
+        const int counts[] = {1, kStampedInts, kStampedInts + 1, 3, 100};
+        const int count = counts[(i * 7 / 3) % 5];
+        std::vector<int> in(static_cast<std::size_t>(count), i + r);
+        std::vector<int> out(static_cast<std::size_t>(count), -1);
+        if (!allreduceShm(comm, in.data(), out.data(), count, intType(), kSum)) ++bad;
+        for (int v : out) bad += v != p * i + p * (p - 1) / 2;
+        // Allgather and alltoall of blocks whose slot holds up to p * count ints.
+        const int block = i % 2 == 0 ? 1 : count;
+        if (block * p <= kSlotInts) {
+          std::vector<int> mine(static_cast<std::size_t>(block * p), i * 16 + r);
+          std::vector<int> got(static_cast<std::size_t>(block * p), -1);
+          if (!allgatherShm(comm, mine.data(), block, &intType(), got.data(), block, intType())) ++bad;
+          for (int q = 0; q < p; ++q) {
+            for (int k = 0; k < block; ++k) bad += got[static_cast<std::size_t>(q * block + k)] != i * 16 + q;
+          }
+          for (int q = 0; q < p; ++q) {
+            for (int k = 0; k < block; ++k) mine[static_cast<std::size_t>(q * block + k)] = (i * 16 + r) * 16 + q;
+          }
+          if (!alltoallShm(comm, mine.data(), block, &intType(), got.data(), block, intType())) ++bad;
+          for (int q = 0; q < p; ++q) {
+            for (int k = 0; k < block; ++k)
+              bad += got[static_cast<std::size_t>(q * block + k)] != (i * 16 + q) * 16 + r;
+          }
+        }
+        if (i % 5 == 0 && !barrierShm(comm)) ++bad;
+      }
+      wrong.set(r, bad);
+    });
+    for (int r = 0; r < p; ++r) {
+      INFO("rank " << r << " of " << p);
+      CHECK(wrong[r] == 0);
+    }
+  }
+}
+
+TEST_CASE("shm synchronising calls stamp only operands that share the stamp's line", "[coll][shm]") {
+  CHECK(ShmArea::kStampBytes + ShmArea::kStampedSyncBytes <= 64);
+  CHECK(ShmArea::syncBuffer(7, ShmArea::kStampedSyncBytes).stamped);
+  CHECK_FALSE(ShmArea::syncBuffer(7, ShmArea::kStampedSyncBytes + 1).stamped);
+  CHECK(ShmArea::syncBuffer(7, 8).index != ShmArea::syncBuffer(8, 8).index);
+  CHECK(ShmArea::syncBuffer(7, 4096).index != ShmArea::syncBuffer(8, 4096).index);
+}
