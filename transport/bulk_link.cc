@@ -133,11 +133,14 @@ BulkLink::BulkLink(uint64_t jobHash, int rank, int worldSize, const bulk::Key& k
   for (int r = 0; r < worldSize; ++r) peers_.push_back(std::make_unique<Peer>());
   wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wakeFd_ < 0) throw TransportError(errnoText("eventfd for the bulk link"));
+  waiterWakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (waiterWakeFd_ < 0) throw TransportError(errnoText("eventfd for the bulk link's waiters"));
 }
 
 BulkLink::~BulkLink() {
   stop();
   if (wakeFd_ >= 0) ::close(wakeFd_);
+  if (waiterWakeFd_ >= 0) ::close(waiterWakeFd_);
   sodium_memzero(key_.data(), key_.size());
 }
 
@@ -191,6 +194,7 @@ void BulkLink::stop() {
   if (stopping_.exchange(true)) return;
   wakeThread();
   if (thread_.joinable()) thread_.join();
+  std::lock_guard lock(incomingMutex_);
   for (auto& in : incoming_) {
     if (in->fd >= 0) ::close(in->fd);
   }
@@ -392,7 +396,8 @@ bool BulkLink::writeSome(Outgoing& out, std::vector<std::function<void()>>& done
 void BulkLink::run() {
   auto logger = log::get("transport");
   std::vector<pollfd> fds;
-  std::vector<int> outPeers;  // the peer of each outgoing entry in fds
+  std::vector<int> outPeers;        // the peer of each outgoing entry in fds
+  std::vector<Incoming*> polledIn;  // the incoming connection of each entry after the first two
   auto lastBusy = std::chrono::steady_clock::now() - std::chrono::hours(1);
   // Beside busy processes, a payload read or written in one turn on the CPU (see slice_).
   if (slice_.count() > 0 && !requestSchedSlice(slice_)) {
@@ -404,9 +409,42 @@ void BulkLink::run() {
   while (!stopping_.load()) {
     fds.clear();
     outPeers.clear();
+    polledIn.clear();
     fds.push_back({wakeFd_, POLLIN, 0});
     fds.push_back({listenFd_, static_cast<short>(listenFd_ >= 0 ? POLLIN : 0), 0});
-    for (auto& in : incoming_) fds.push_back({in->fd, POLLIN, 0});
+    const auto now = std::chrono::steady_clock::now();
+    // A waiter reads the authenticated connections (readAsWaiter): not polled here until
+    // it has left them for kWaiterLinger.
+    const int64_t waiterUntil = waiterUntil_.load(std::memory_order_acquire);
+    const bool waiterReads = now.time_since_epoch().count() < waiterUntil;
+    int timeout = -1;
+    bool busy = false;
+    {
+      std::lock_guard lock(incomingMutex_);
+      for (auto& in : incoming_) {
+        if (in->fd < 0 || (waiterReads && in->peer >= 0)) continue;
+        fds.push_back({in->fd, POLLIN, 0});
+        polledIn.push_back(in.get());
+        // While a frame is under way, poll without sleeping for a while (below).
+        busy |= in->state == Incoming::State::Payload;
+      }
+      for (auto& in : incoming_) {
+        if (in->peer >= 0 || in->fd < 0) continue;
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(in->deadline - now).count();
+        timeout = static_cast<int>(std::clamp<long long>(left, 0, timeout < 0 ? 60000 : timeout));
+      }
+      // And after any frame this thread delivered, however small: the next one (a reply,
+      // the next step of a collective) is likely near, and a sleeping reader costs it a
+      // wake-up (forced-tcp 8 B ping-pong 29 -> 20 us, 2-rank allreduce 8 B 41 -> 24 us).
+      if (!waiterReads && deliveredFrames_ != seenFrames) busy = true;
+      seenFrames = deliveredFrames_;
+    }
+    if (waiterReads) {
+      const auto left =
+          std::chrono::ceil<std::chrono::milliseconds>(std::chrono::nanoseconds(waiterUntil) - now.time_since_epoch())
+              .count();
+      timeout = static_cast<int>(std::clamp<long long>(left, 0, timeout < 0 ? 60000 : timeout));
+    }
     for (int r = 0; r < worldSize_; ++r) {
       Peer& p = *peers_[static_cast<std::size_t>(r)];
       std::lock_guard lock(p.mutex);
@@ -415,25 +453,11 @@ void BulkLink::run() {
       fds.push_back({p.out.fd, static_cast<short>(POLLIN | (p.out.queue.empty() ? 0 : POLLOUT)), 0});
       outPeers.push_back(r);
     }
-    int timeout = -1;
-    const auto now = std::chrono::steady_clock::now();
-    for (auto& in : incoming_) {
-      if (in->peer >= 0) continue;
-      const auto left = std::chrono::ceil<std::chrono::milliseconds>(in->deadline - now).count();
-      timeout = static_cast<int>(std::clamp<long long>(left, 0, timeout < 0 ? 60000 : timeout));
-    }
     // While a frame is under way in either direction, poll without sleeping for a while:
     // on a VM a sleeping reader costs the writer an inter-processor wake-up per segment.
     // Not while the CPU is contested (the gate): there each yield gives it away for a
     // whole time slice of a busy process.
-    bool busy = false;
-    for (auto& in : incoming_) busy |= in->state == Incoming::State::Payload;
-    // And after any frame, however small: the next one (a reply, the next step of a
-    // collective) is likely near, and a sleeping reader costs it a wake-up (forced-tcp 8 B
-    // ping-pong 29 -> 20 us, 2-rank allreduce 8 B 41 -> 24 us).
-    if (deliveredFrames_ != seenFrames) busy = true;
-    seenFrames = deliveredFrames_;
-    for (std::size_t i = 2 + incoming_.size(); i < fds.size(); ++i) busy |= (fds[i].events & POLLOUT) != 0;
+    for (std::size_t i = 2 + polledIn.size(); i < fds.size(); ++i) busy |= (fds[i].events & POLLOUT) != 0;
     if (busy) lastBusy = now;
     const bool wantSpin = now - lastBusy < spinTime_;
     const bool spin = wantSpin && gate.allows(now);
@@ -458,24 +482,28 @@ void BulkLink::run() {
       uint64_t count;
       [[maybe_unused]] const ssize_t n = ::read(wakeFd_, &count, sizeof count);
     }
-    if (fds[1].revents != 0) acceptAll();
-    // Incoming connections, in the order they were in fds (acceptAll appended new ones after).
-    std::size_t at = 2;
-    const std::size_t polledIncoming = fds.size() - 2 - outPeers.size();
-    std::vector<bool> keep(incoming_.size(), true);
-    for (std::size_t i = 0; i < polledIncoming; ++i, ++at) {
-      if (fds[at].revents != 0) keep[i] = readFrom(*incoming_[i]);
-    }
-    const auto later = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < incoming_.size(); ++i) {
-      if (keep[i] && incoming_[i]->peer < 0 && later >= incoming_[i]->deadline) {
-        refuse(*incoming_[i], "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
-        keep[i] = false;
+    {
+      std::lock_guard lock(incomingMutex_);
+      if (fds[1].revents != 0) acceptAll();
+      // The connections polled (a waiter may have finished with one meanwhile: fd -1), but
+      // not those a waiter has announced it reads since the poll began.
+      const bool waiterNow =
+          std::chrono::steady_clock::now().time_since_epoch().count() < waiterUntil_.load(std::memory_order_acquire);
+      for (std::size_t i = 0; i < polledIn.size(); ++i) {
+        Incoming& in = *polledIn[i];
+        if (waiterNow && in.peer >= 0) continue;
+        if (fds[2 + i].revents != 0 && in.fd == fds[2 + i].fd) readFrom(in);
       }
+      const auto later = std::chrono::steady_clock::now();
+      for (auto& in : incoming_) {
+        if (in->fd >= 0 && in->peer < 0 && later >= in->deadline) {
+          refuse(*in, "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
+        }
+      }
+      // Every path that finishes with a connection closes it (fd -1), whoever read it.
+      std::erase_if(incoming_, [](const std::unique_ptr<Incoming>& in) { return in->fd < 0; });
     }
-    for (std::size_t i = incoming_.size(); i-- > 0;) {
-      if (!keep[i]) incoming_.erase(incoming_.begin() + static_cast<std::ptrdiff_t>(i));
-    }
+    std::size_t at = 2 + polledIn.size();
     for (std::size_t k = 0; k < outPeers.size(); ++k, ++at) {
       const short events = fds[at].revents;
       if (events == 0) continue;
@@ -515,6 +543,82 @@ void BulkLink::run() {
         handlers_.failed(r, "bulk data connection to rank " + std::to_string(r) + " broke mid-transfer: " + why);
     }
   }
+}
+
+BulkLink::WaiterRead BulkLink::readAsWaiter(std::chrono::milliseconds timeout) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<pollfd> fds;
+  {
+    std::lock_guard lock(incomingMutex_);
+    if (stopping_.load()) return {};
+    // Announced before the look, so that the I/O thread stops reading these connections
+    // (from its next decision on, made under this mutex). Finite: the I/O thread sleeps
+    // until then at most, and takes them back if nobody read since. Coming back after the
+    // linger, the I/O thread is told at once, out of a poll that may include them.
+    const auto now = Clock::now();
+    const bool back = waiterUntil_.load(std::memory_order_relaxed) <= now.time_since_epoch().count();
+    waiterUntil_.store((now + timeout + waiterLinger_).time_since_epoch().count(), std::memory_order_release);
+    if (back) wakeThread();
+    for (auto& in : incoming_) {
+      if (in->fd >= 0 && in->peer >= 0) fds.push_back({in->fd, POLLIN, 0});
+    }
+  }
+  const std::size_t connections = fds.size();
+  fds.push_back({waiterWakeFd_, POLLIN, 0});
+  WaiterRead result;
+  const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(timeout.count()));
+  if (ready > 0 && fds.back().revents != 0) {
+    uint64_t count;
+    [[maybe_unused]] const ssize_t n = ::read(waiterWakeFd_, &count, sizeof count);
+    result.woken = true;
+  }
+  if (ready > 0) {
+    // By fd, not by the look's entries: the I/O thread may have finished with one and
+    // erased it meanwhile (an fd number reused since is another authenticated connection,
+    // which a non-blocking read does no harm).
+    std::lock_guard lock(incomingMutex_);
+    const uint64_t framesBefore = deliveredFrames_;
+    const uint64_t bytesBefore = receivedBytes_;
+    for (auto& in : incoming_) {
+      if (stopping_.load()) break;
+      if (in->fd < 0 || in->peer < 0) continue;
+      for (std::size_t i = 0; i < connections; ++i) {
+        if (fds[i].fd == in->fd && fds[i].revents != 0) {
+          readFrom(*in);
+          break;
+        }
+      }
+    }
+    result.frames = deliveredFrames_ - framesBefore;
+    result.bytes = receivedBytes_ - bytesBefore;
+    waiterFrames_.fetch_add(result.frames, std::memory_order_relaxed);
+  }
+  {
+    std::lock_guard lock(incomingMutex_);
+    for (auto& in : incoming_) result.midFrame |= in->peer >= 0 && in->state == Incoming::State::Payload;
+  }
+  {
+    std::lock_guard lock(incomingMutex_);
+    waiterUntil_.store((Clock::now() + waiterLinger_).time_since_epoch().count(), std::memory_order_release);
+  }
+  // After a poll that may have ended early, the I/O thread, asleep until the end of the
+  // timeout, looks again: it takes the connections back after the linger, not the timeout.
+  if (timeout.count() > 0) wakeThread();
+  return result;
+}
+
+void BulkLink::wakeWaiter() {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = ::write(waiterWakeFd_, &one, sizeof one);
+}
+
+void BulkLink::releaseToThread() {
+  // A system call only when the I/O thread is actually staying away.
+  if (waiterUntil_.load(std::memory_order_acquire) <= std::chrono::steady_clock::now().time_since_epoch().count()) {
+    return;
+  }
+  waiterUntil_.store(0, std::memory_order_release);
+  wakeThread();
 }
 
 void BulkLink::acceptAll() {
@@ -593,6 +697,7 @@ bool BulkLink::readFrom(Incoming& in) {
       }
       return false;
     }
+    receivedBytes_ += static_cast<uint64_t>(n);
     if (in.state == Incoming::State::Payload) {
       in.got += static_cast<std::size_t>(n);
       if (in.got == in.header.payloadBytes) finishFrame(in);

@@ -69,6 +69,29 @@ class BulkLink {
   // whether there is one. Never connects on the I/O thread.
   bool prepare(int peer);
 
+  // Reads on a waiting thread instead of the I/O thread (leader/follower, as the engine's
+  // ReceiveLease does for the zmq inbox): polls the authenticated incoming connections for
+  // up to `timeout` (zero: one look) and reads what came, delivering frames through the
+  // handlers on this thread; wakeWaiter() (from any thread) ends the poll early. While a
+  // thread reads here, and for kWaiterLinger after, the I/O thread leaves those connections
+  // to it (a reply is likely to be waited for soon): a frame then crosses no thread
+  // hand-off. Reads are serialised (a mutex), but the caller should let one thread at a
+  // time wait here: the wake-up goes to one of them.
+  static constexpr std::chrono::milliseconds kWaiterLinger{1};
+  // Tests: a longer linger keeps the I/O thread away between a test's looks.
+  void setWaiterLinger(std::chrono::milliseconds linger) { waiterLinger_ = linger; }
+  struct WaiterRead {
+    uint64_t frames = 0;    // delivered
+    uint64_t bytes = 0;     // read, of any frame
+    bool midFrame = false;  // a payload is under way: more is near
+    bool woken = false;     // by wakeWaiter()
+  };
+  WaiterRead readAsWaiter(std::chrono::milliseconds timeout);
+  void wakeWaiter();
+  // Hands the incoming connections back to the I/O thread now, if a waiter has them (one
+  // about to sleep on something else, or leaving other threads waiting).
+  void releaseToThread();
+
   // Stops the thread and closes every connection; frames still queued are dropped.
   void stop();
 
@@ -77,6 +100,8 @@ class BulkLink {
   uint64_t acceptedCount() const { return accepted_.load(); }
   // Frames taken by send() (whether or not their last byte is out yet).
   uint64_t framesSent() const { return framesSent_.load(); }
+  // Frames delivered by readAsWaiter.
+  uint64_t framesReadByWaiters() const { return waiterFrames_.load(); }
 
  private:
   struct Outgoing;
@@ -134,11 +159,22 @@ class BulkLink {
   // default: never; 200 measured), see spin_gate.h.
   std::chrono::microseconds contested_;
   int listenFd_ = -1;
-  int wakeFd_ = -1;  // eventfd: a queued write, or stop
+  int wakeFd_ = -1;        // eventfd: a queued write, or stop
+  int waiterWakeFd_ = -1;  // eventfd: ends a waiter's poll (wakeWaiter)
   Handlers handlers_;
   std::vector<std::unique_ptr<Peer>> peers_;
-  std::vector<std::unique_ptr<Incoming>> incoming_;  // I/O thread only
-  uint64_t deliveredFrames_ = 0;                     // I/O thread only
+  // The incoming connections: read by the I/O thread, or by a waiting thread
+  // (readAsWaiter) while waiterUntil_ is ahead; guarded by incomingMutex_.
+  std::mutex incomingMutex_;
+  std::vector<std::unique_ptr<Incoming>> incoming_;
+  uint64_t deliveredFrames_ = 0;  // guarded by incomingMutex_
+  uint64_t receivedBytes_ = 0;    // guarded by incomingMutex_
+  // steady_clock nanoseconds until which a waiter reads the authenticated connections
+  // (stored under incomingMutex_, so that no read the I/O thread decides on under it
+  // follows a waiter's announcement).
+  std::atomic<int64_t> waiterUntil_{0};
+  std::chrono::milliseconds waiterLinger_ = kWaiterLinger;
+  std::atomic<uint64_t> waiterFrames_{0};
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> refused_{0};

@@ -77,6 +77,11 @@ Engine::Engine(int worldRank, int worldSize, uint64_t jobHash, Fabric& fabric)
 }
 
 void Engine::startBulkDelivery() {
+  // Before the I/O thread starts: its completions read these (wakeWaiters).
+  waitersReadBulk_ = fabric_.readsBulkInWait() && environmentNumber("ZMPI_BULK_IN_WAIT", 1) != 0;
+  // As long as the bulk I/O thread spins after a frame (the same setting: the waiter reads
+  // in its place).
+  bulkSpin_ = std::chrono::microseconds(std::max<long long>(0, environmentNumber("ZMPI_BULK_SPIN_US", 200)));
   fabric_.startBulk([this](transport::WireMessage&& message) { onMessage(std::move(message)); },
                     [this](const std::string& why) { abort(why); });
 }
@@ -616,6 +621,7 @@ void Engine::measuredYield() {
 void Engine::prepareToBlock() {
   if (polling_.dropIfIdle() && fabric_.hasFastData()) fabric_.wake();
   if (waitersReceive_) lease_.handBack();
+  if (waitersReadBulk_) fabric_.releaseBulk();
 }
 
 void Engine::setWaitersReceive(bool on) { waitersReceive_ = on && environmentNumber("ZMPI_RECEIVE_IN_WAIT", 1) != 0; }
@@ -635,7 +641,46 @@ std::size_t Engine::pollOnce() {
     while (delivered < kMostPerPoll && receiveOne(std::chrono::milliseconds(0))) ++delivered;
     lease_.release(false);
   }
+  // Likewise the bulk connections, if no waiting thread reads them: one look.
+  if (waitersReadBulk_ && !bulkReading_.exchange(true, std::memory_order_acq_rel)) {
+    bulkReader_.store(std::this_thread::get_id());
+    delivered += fabric_.readBulkInWait(std::chrono::milliseconds(0)) ? 1 : 0;
+    bulkReader_.store(std::thread::id());
+    bulkReading_.store(false, std::memory_order_release);
+  }
   return delivered;
+}
+
+bool Engine::readBulkUntil(transport::FunctionRef<bool()> ready) {
+  if (bulkReading_.exchange(true, std::memory_order_seq_cst)) return false;
+  bulkReader_.store(std::this_thread::get_id());
+  // Dekker with the completions on other threads (complete(), wakeWaiters()): they
+  // publish, then look for a reader; we announce ourselves, then look at what they publish.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Spin (one look at a time, yielding between looks that bring nothing) while traffic is
+  // near, as the bulk I/O thread does after a frame; then poll in slices, after which the
+  // loop looks whether the job is ending.
+  auto lastTraffic = std::chrono::steady_clock::now();
+  while (!ready() && !abortedFlag_.load(std::memory_order_acquire)) {
+    const bool spin = std::chrono::steady_clock::now() - lastTraffic < bulkSpin_;
+    if (fabric_.readBulkInWait(spin ? std::chrono::milliseconds(0) : receiveRecheck_)) {
+      lastTraffic = std::chrono::steady_clock::now();
+    } else if (spin) {
+      std::this_thread::yield();
+    }
+  }
+  bulkReader_.store(std::thread::id());
+  bulkReading_.store(false, std::memory_order_seq_cst);
+  // Others asleep on progress_ need a reading thread now, not after the linger.
+  if (sleepers_.load(std::memory_order_relaxed) > 0) fabric_.releaseBulk();
+  return true;
+}
+
+void Engine::wakeBulkReader() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // see readBulkUntil
+  if (bulkReading_.load(std::memory_order_relaxed) && bulkReader_.load() != std::this_thread::get_id()) {
+    fabric_.wakeBulkReader();
+  }
 }
 
 bool Engine::receiveOne(std::chrono::milliseconds timeout) {
@@ -681,7 +726,9 @@ bool Engine::receiveUntil(transport::FunctionRef<bool()> ready) {
 }
 
 bool Engine::anotherThreadReceives() const {
-  return receiverWaiting_.load(std::memory_order_relaxed) && receiver_.load() != std::this_thread::get_id();
+  const auto self = std::this_thread::get_id();
+  return (receiverWaiting_.load(std::memory_order_relaxed) && receiver_.load() != self) ||
+         (bulkReading_.load(std::memory_order_relaxed) && bulkReader_.load() != self);
 }
 
 void Engine::wakeReceiver() {
@@ -692,6 +739,7 @@ void Engine::wakeReceiver() {
 void Engine::wakeWaiters() {
   progress_.notify_all();
   if (waitersReceive_) wakeReceiver();
+  if (waitersReadBulk_) wakeBulkReader();
 }
 
 int Engine::waitedPeer(const Request& request) {
@@ -708,6 +756,11 @@ void Engine::wait(Request& request) {
   if (spinsFor(waitedPeer(request)) && spinUntil([&] { return request.done.load(std::memory_order_acquire); })) return;
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeWait(request); });
+  if (waitersReadBulk_ && readBulkUntil([&] { return request.done.load(std::memory_order_acquire); })) {
+    if (request.done.load(std::memory_order_acquire)) return;
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+  }
   const bool inboxTraffic =
       request.type == nullptr ||
       travelsThroughInbox(waitedPeer(request), static_cast<uint64_t>(request.count) * request.type->size());
@@ -731,6 +784,11 @@ void Engine::waitUntil(const std::function<bool()>& ready, bool spin, bool inbox
   if (spin ? spinUntil(ready) : ready()) return;
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([] { return describeWait(); });
+  if (waitersReadBulk_ && readBulkUntil([&] { return ready(); })) {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+    return;
+  }
   if (inboxTraffic && receiveUntil([&] { return ready(); })) {
     std::lock_guard lock(mutex_);
     throwIfAborted();

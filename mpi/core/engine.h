@@ -87,6 +87,14 @@ class Engine {
   // progress thread starts. ZMPI_RECEIVE_IN_WAIT=0 turns it off.
   void setWaitersReceive(bool on);
   bool waitersReceive() const { return waitersReceive_; }
+  // Whether a thread that waits here reads the bulk connections itself (Fabric::
+  // readBulkInWait) instead of sleeping while their I/O thread does: on a rank whose every
+  // peer is reached over tcp (or ipc) with bulk connections, where small messages, Rts,
+  // Cts and payloads all come that way, a message then crosses no thread hand-off
+  // (forced-tcp 8 B ping-pong 16-18 -> 9-10 us; Open MPI's tcp BTL, which polls its
+  // sockets in the waiting thread likewise, 9-11). One thread at a time; others sleep as
+  // before. Set by startBulkDelivery; ZMPI_BULK_IN_WAIT=0 turns it off.
+  bool waitersReadBulk() const { return waitersReadBulk_; }
   // The progress thread lends it out (World::progressLoop).
   ReceiveLease& receiveLease() { return lease_; }
   // Whether a message of `bytes` to or from `peerWorld` travels through the zmq inbox only
@@ -297,6 +305,15 @@ class Engine {
   PollRegistration polling_;
   bool waitersReceive_ = false;
   ReceiveLease lease_;
+  // Reads the bulk connections on this thread until `ready()` or an abort (true), or
+  // returns false at once if another thread reads them (waitersReadBulk).
+  bool readBulkUntil(transport::FunctionRef<bool()> ready);
+  // A completion on another thread than the bulk reader's wakes it out of its poll.
+  void wakeBulkReader();
+  bool waitersReadBulk_ = false;
+  std::chrono::microseconds bulkSpin_{200};  // ZMPI_BULK_SPIN_US
+  std::atomic<bool> bulkReading_{false};
+  std::atomic<std::thread::id> bulkReader_{};
   std::chrono::milliseconds receiveRecheck_{100};
   // A user thread receives in a wait (holds the lease), and which: a completion on any
   // other thread must wake it out of its receive.

@@ -79,6 +79,16 @@ class Fabric {
   virtual void startBulk(
       std::function<void(transport::WireMessage&&)> deliver,  // NOLINT(performance-unnecessary-value-param)
       std::function<void(const std::string& why)> failed) {}  // NOLINT(performance-unnecessary-value-param)
+  // --- a waiting thread reading the bulk connections (BulkLink::readAsWaiter) ---
+  // Whether waits should: small messages and rendezvous come over them, and no peer
+  // through the same-host fast path (whose waits spin on the rings instead).
+  virtual bool readsBulkInWait() const { return false; }
+  // Reads them on this thread for up to `timeout` (zero: one look); whether anything came
+  // (a frame, or bytes of one under way). wakeBulkReader() ends the wait early.
+  virtual bool readBulkInWait(std::chrono::milliseconds timeout) { return false; }
+  virtual void wakeBulkReader() {}
+  // Hands them back to the fabric's I/O thread now (no thread is about to read them).
+  virtual void releaseBulk() {}
   virtual void wake() = 0;
   // Stops sending and receiving; called once, after the last message, before destruction.
   virtual void close() = 0;

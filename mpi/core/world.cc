@@ -212,6 +212,11 @@ uint64_t World::bulkFramesSent() const {
   return static_cast<ZmqFabric&>(*fabric_).bulkFramesSent();
 }
 
+uint64_t World::bulkFramesReadInWait() const {
+  if (mock_) return 0;
+  return static_cast<ZmqFabric&>(*fabric_).bulkFramesReadInWait();
+}
+
 int World::singleCopyPid(int worldRank) const { return fabric_->singleCopyPid(worldRank); }
 
 void World::progressLoop() {

@@ -66,6 +66,8 @@ class World {
   // Rendezvous payloads this rank sent over bulk data connections (ZmqFabric::sendBulk):
   // what tests look at to tell that path from zmq's.
   uint64_t bulkFramesSent() const;
+  // Bulk frames read by waiting threads themselves (Engine::waitersReadBulk).
+  uint64_t bulkFramesReadInWait() const;
   // The pid this rank reads `worldRank`'s large messages from directly (Fabric::singleCopyPid);
   // 0: they take the rings or the network.
   int singleCopyPid(int worldRank) const;

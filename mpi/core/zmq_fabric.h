@@ -72,6 +72,20 @@ class ZmqFabric : public Fabric {
   void startBulk(std::function<void(transport::WireMessage&&)> deliver,
                  std::function<void(const std::string& why)> failed) override;
   void wake() override { inbox_.wake(); }
+  // Only where small messages take the bulk connections too (ZMPI_BULK_SMALL): else they
+  // come through the inbox, which a waiter receives from itself (Engine::receiveUntil).
+  bool readsBulkInWait() const override { return bulk_ != nullptr && smallOnBulk_ && !hasFastPeers(); }
+  bool readBulkInWait(std::chrono::milliseconds timeout) override {
+    if (!bulk_) return false;
+    const auto read = bulk_->readAsWaiter(timeout);
+    return read.frames > 0 || read.bytes > 0 || read.midFrame;
+  }
+  void wakeBulkReader() override {
+    if (bulk_) bulk_->wakeWaiter();
+  }
+  void releaseBulk() override {
+    if (bulk_) bulk_->releaseToThread();
+  }
   void close() override;
 
   std::size_t pollFast(transport::FunctionRef<void(transport::WireMessage&&)> deliver,
@@ -91,6 +105,7 @@ class ZmqFabric : public Fabric {
   uint64_t rejectedCount() const { return inbox_.rejectedCount() + implausible_.load(); }
   // Rendezvous payloads sent over bulk data connections.
   uint64_t bulkFramesSent() const { return bulk_ ? bulk_->framesSent() : 0; }
+  uint64_t bulkFramesReadInWait() const { return bulk_ ? bulk_->framesReadByWaiters() : 0; }
   // Numbered messages that arrived before a predecessor (on the other channel) and waited
   // (logged at debug level when the fabric closes).
   uint64_t outOfOrderCount();
@@ -155,7 +170,7 @@ class ZmqFabric : public Fabric {
   bool singleCopy_;                           // ZMPI_SINGLE_COPY (default 0: off)
   // Small messages to ordered peers take the bulk connection (ZMPI_BULK_SMALL, default 1).
   bool smallOnBulk_;
-  uint64_t pidNamespace_ = 0;                 // ours (bind)
+  uint64_t pidNamespace_ = 0;  // ours (bind)
   // Per peer, set in setPeers: its large messages may be read from its memory (cleared
   // when the kernel refuses, from whichever thread matched the message).
   std::unique_ptr<std::atomic<bool>[]> readable_;

@@ -17,6 +17,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <thread>
 
 #include "transport/bulk_handshake.h"
 
@@ -57,7 +58,7 @@ class Receiver {
       } else {
         bytes.assign(static_cast<const char*>(message.payload.data()), message.payload.size());
       }
-      frames_.push_back({peer, number, std::move(bytes)});
+      frames_.push_back({peer, number, std::move(bytes), std::this_thread::get_id()});
       changed_.notify_all();
     };
     h.failed = [this](int peer, const std::string& why) {
@@ -81,6 +82,7 @@ class Receiver {
     int peer;
     uint64_t number;
     std::string bytes;
+    std::thread::id thread;  // that delivered it
   };
   std::vector<Frame> frames() {
     std::lock_guard lock(mutex_);
@@ -293,7 +295,8 @@ TEST_CASE("bulk link: sendCopy's buffer may be reused at once, even behind a que
   for (int i = 1; i <= kSmall; ++i) {
     INFO("small frame " << i);
     CHECK(frames[static_cast<std::size_t>(i)].number == static_cast<uint64_t>(i));
-    CHECK(frames[static_cast<std::size_t>(i)].bytes == pattern(static_cast<uint64_t>(i), 1000 + static_cast<std::size_t>(i)));
+    CHECK(frames[static_cast<std::size_t>(i)].bytes ==
+          pattern(static_cast<uint64_t>(i), 1000 + static_cast<std::size_t>(i)));
   }
 }
 
@@ -393,6 +396,68 @@ TEST_CASE("bulk link: a peer gone mid-frame is reported, naming it; one between 
     REQUIRE(pair.atB.waitFrames(2));
     CHECK(pair.atB.failures().empty());
   }
+}
+
+TEST_CASE("bulk link: a waiter reads frames on its own thread and the I/O thread takes them back after") {
+  Pair pair;
+  const auto self = std::this_thread::get_id();
+  // The connection is made and read by the I/O thread while nobody waits.
+  REQUIRE(sendAndWait(pair.a, 1, 0, pattern(0, 100)));
+  REQUIRE(pair.atB.waitFrames(1));
+  CHECK(pair.atB.frames()[0].thread != self);
+
+  // A waiter that has looked once owns the connection: every frame sent after that is read
+  // on its thread, whole, whatever its size (staged, above the staging buffer, many
+  // reads). A long linger keeps the I/O thread away between the looks.
+  pair.b.setWaiterLinger(std::chrono::hours(1));
+  pair.b.readAsWaiter(std::chrono::milliseconds(0));
+  const std::vector<std::size_t> sizes = {8, 70000, 3u << 20, 0};
+  std::thread sender([&] {
+    for (std::size_t i = 0; i < sizes.size(); ++i) CHECK(sendAndWait(pair.a, 1, 1 + i, pattern(1 + i, sizes[i])));
+  });
+  uint64_t read = 0;
+  for (int look = 0; look < 100000 && pair.atB.frames().size() < 1 + sizes.size(); ++look) {
+    const auto result = pair.b.readAsWaiter(std::chrono::milliseconds(100));
+    read += result.frames;
+  }
+  sender.join();
+  REQUIRE(pair.atB.frames().size() == 1 + sizes.size());
+  CHECK(read == sizes.size());
+  CHECK(pair.b.framesReadByWaiters() == sizes.size());
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const auto frame = pair.atB.frames()[1 + i];
+    INFO("frame of " << sizes[i] << " bytes");
+    CHECK(frame.thread == self);
+    CHECK(frame.number == 1 + i);
+    CHECK(frame.bytes == pattern(1 + i, sizes[i]));
+  }
+
+  // Handed back (as a waiter about to sleep elsewhere does), the I/O thread reads again.
+  pair.b.releaseToThread();
+  REQUIRE(sendAndWait(pair.a, 1, 9, pattern(9, 5000)));
+  REQUIRE(pair.atB.waitFrames(2 + sizes.size()));
+  CHECK(pair.atB.frames().back().thread != self);
+  CHECK(pair.atB.frames().back().bytes == pattern(9, 5000));
+
+  // So it does once a waiter has not looked for the linger.
+  pair.b.setWaiterLinger(std::chrono::milliseconds(1));
+  pair.b.readAsWaiter(std::chrono::milliseconds(0));
+  REQUIRE(sendAndWait(pair.a, 1, 10, pattern(10, 64)));
+  REQUIRE(pair.atB.waitFrames(3 + sizes.size()));
+  CHECK(pair.atB.frames().back().thread != self);
+  CHECK(pair.atB.failures().empty());
+}
+
+TEST_CASE("bulk link: wakeWaiter ends a waiter's poll") {
+  Pair pair;
+  REQUIRE(sendAndWait(pair.a, 1, 0, pattern(0, 10)));  // a connection to poll
+  REQUIRE(pair.atB.waitFrames(1));
+  auto waiting = std::async(std::launch::async, [&] { return pair.b.readAsWaiter(std::chrono::hours(1)); });
+  pair.b.wakeWaiter();  // before or during its poll: the eventfd stays readable until read
+  REQUIRE(waiting.wait_for(std::chrono::seconds(20)) == std::future_status::ready);
+  const auto result = waiting.get();
+  CHECK(result.woken);
+  CHECK(result.frames == 0);
 }
 
 }  // namespace zmpi::transport::test

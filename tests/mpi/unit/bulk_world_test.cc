@@ -108,22 +108,68 @@ TEST_CASE("rendezvous on the bulk connection and eager messages on zmq keep MPI'
   CHECK(frames[0] < 3 * kRounds);
 }
 
-TEST_CASE("small messages take the bulk connection too, in MPI's order, and waits for them sleep", "[world][bulk]") {
+TEST_CASE("small messages take the bulk connection too, in MPI's order, and waits read it themselves",
+          "[world][bulk]") {
   ForcedTcp tcp;
+  const bool readInWait = GENERATE(true, false);
+  if (!readInWait) ::setenv("ZMPI_BULK_IN_WAIT", "0", 1);
   constexpr int kRounds = 40;
   std::vector<uint64_t> leaseTakes(2);
   std::vector<uint64_t> frames(2);
+  std::vector<uint64_t> readByWaiters(2);
   runTcpWorlds("bulk-world-test", zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false),
                [&](World& world, int rank) {
+                 RANK_CHECK(world.engine().waitersReadBulk() == readInWait);
                  orderedTraffic(world, rank, kRounds);
                  frames[static_cast<size_t>(rank)] = world.bulkFramesSent();
                  leaseTakes[static_cast<size_t>(rank)] = world.engine().receiveLease().takes();
+                 readByWaiters[static_cast<size_t>(rank)] = world.bulkFramesReadInWait();
                });
+  ::unsetenv("ZMPI_BULK_IN_WAIT");
   // Rank 0: an Rts, a payload and an eager message per round.
   CHECK(frames[0] >= 3 * kRounds);
   // Nothing a wait waited for came through the zmq inbox: no waiting thread took the right
-  // to receive from it (the bulk connection's I/O thread delivers and wakes it instead).
+  // to receive from it.
   CHECK(leaseTakes == std::vector<uint64_t>{0, 0});
+  // The receiver's waits read the bulk connection themselves (some frames may still reach
+  // the I/O thread, between waits); with ZMPI_BULK_IN_WAIT=0 its I/O thread reads them all.
+  if (readInWait) {
+    CHECK(readByWaiters[1] > 0);
+  } else {
+    CHECK(readByWaiters == std::vector<uint64_t>{0, 0});
+  }
+}
+
+TEST_CASE("a thread reading the bulk connections in a wait is woken by a completion on another thread",
+          "[world][bulk]") {
+  // Rank 1's first thread waits for a message to itself, reading the bulk connection
+  // meanwhile (nothing comes there); its second thread sends it. The completion happens on
+  // a thread other than the reader's, which must wake it out of its poll: with the recheck an
+  // hour, a missed wake-up hangs (and the test's timeout fails it). No spin: the reader
+  // is in its poll at once, mostly before the other thread sends.
+  ForcedTcp tcp;
+  ::setenv("ZMPI_BULK_SPIN_US", "0", 1);
+  runTcpWorlds("bulk-world-test", zmpi::transport::deriveLinkKeys("a job secret for the bulk test", false),
+               [&](World& world, int rank) {
+                 world.engine().setReceiveRecheck(1h);
+                 RANK_CHECK(world.engine().waitersReadBulk());
+                 if (rank == 0) return;
+                 constexpr int kRounds = 20;
+                 for (int round = 0; round < kRounds; ++round) {
+                   int got = -1;
+                   auto recv = makeRequest(world, Request::Kind::Recv, &got, sizeof got, 1, 5);
+                   world.engine().startRecv(*recv);
+                   std::thread sender([&] {
+                     auto send = makeRequest(world, Request::Kind::Send, &round, sizeof round, 1, 5);
+                     world.engine().startSend(*send);
+                     world.engine().wait(*send);
+                   });
+                   world.engine().wait(*recv);
+                   sender.join();
+                   RANK_CHECK(got == round);
+                 }
+               });
+  ::unsetenv("ZMPI_BULK_SPIN_US");
 }
 
 TEST_CASE("over tcp small messages go eagerly: up to 32 KiB with a bulk connection, else 512 KiB", "[world][bulk]") {
