@@ -276,4 +276,17 @@ inline ShmOutcome shmOutcomeOf(int p, bool shm, const ShmCall& call) {
   return outcome;
 }
 
+// Runs `body` on p mock ranks, for each p of `rankCounts`, and checks that every rank
+// counted no wrong value (body returns its count for the rank of `comm`).
+inline void expectNothingWrong(const std::vector<int>& rankCounts, const std::function<int(Communicator& comm)>& body) {
+  for (int p : rankCounts) {
+    PerRank<int> wrong(p);
+    runRanks(p, [&](World& world) { wrong.set(world.rank(), body(world.commWorld())); });
+    for (int r = 0; r < p; ++r) {
+      INFO("rank " << r << " of " << p);
+      CHECK(wrong[r] == 0);
+    }
+  }
+}
+
 }  // namespace zmpi::mpi::testing

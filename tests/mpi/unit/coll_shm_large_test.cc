@@ -214,59 +214,52 @@ TEST_CASE("large and small shm calls in a long mixed sequence reuse chunks and s
   // Bcast roots run up to kChunks rounds ahead of slow readers; every call's values differ,
   // so a chunk overwritten before it was read shows as a wrong value.
   constexpr int kCalls = 300;
-  for (int p : kRankCounts) {
-    PerRank<int> wrong(p);
-    runRanks(p, [&](World& world) {
-      Communicator& comm = world.commWorld();
-      const int r = comm.rank();
-      int bad = 0;
-      for (int i = 0; i < kCalls; ++i) {
-        const int root = (i / 3) % p;
-        // 1 to 9 chunks, and now and then a small call between.
-        const int count = kSlotInts + 1 + (i * 977) % (9 * kChunkInts);
-        std::vector<int> data(static_cast<std::size_t>(count), -1);
-        if (r == root)
-          for (int k = 0; k < count; ++k) data[static_cast<std::size_t>(k)] = i + k;
-        if (!bcastShm(comm, data.data(), count, intType(), root)) ++bad;
-        for (int k = 0; k < count; ++k) bad += data[static_cast<std::size_t>(k)] != i + k;
-        if (i % 5 == 0) {
-          int value = r == root ? -i : 0;
-          if (!bcastShm(comm, &value, 1, intType(), root)) ++bad;
-          bad += value != -i;
-        }
-        if (i % 7 == 0) {
-          std::vector<int> in(static_cast<std::size_t>(count), r + i), out(static_cast<std::size_t>(count), -1);
-          if (!allreduceShm(comm, in.data(), out.data(), count, intType(), kSum)) ++bad;
-          for (int v : out) bad += v != p * i + p * (p - 1) / 2;
-        }
-        // Alltoall right after ring rounds, and back to back (every third call twice, the
-        // second in place): the pair regions' counts carry over, the ring waits for them.
-        if (i % 3 == 0 && p > 2) {
-          const int blocks = 1 + (i * 131) % (3 * pairPieceInts(p));
-          for (bool inPlace : {false, i % 2 == 0}) {
-            std::vector<int> in(static_cast<std::size_t>(blocks * p)), out(in.size(), -1);
-            for (int k = 0; k < blocks * p; ++k) in[static_cast<std::size_t>(k)] = (i + r) * 1000003 + k;
-            if (inPlace) out = in;
-            if (!alltoallShm(comm, inPlace ? MPI_IN_PLACE : in.data(), blocks, inPlace ? nullptr : &intType(),
-                             out.data(), blocks, intType()))
-              ++bad;
-            // Block q came from rank q: its block r.
-            for (int k = 0; k < blocks * p; ++k)
-              bad += out[static_cast<std::size_t>(k)] != (i + k / blocks) * 1000003 + r * blocks + k % blocks;
-          }
-        }
-        if (i % 11 == 0) {
-          std::vector<int> in(static_cast<std::size_t>(count), r), out(static_cast<std::size_t>(count * p), -1);
-          if (!allgatherShm(comm, in.data(), count, &intType(), out.data(), count, intType()))
-            run(*planAllgather(comm, in.data(), count, &intType(), out.data(), count, intType()));
-          for (int k = 0; k < count * p; ++k) bad += out[static_cast<std::size_t>(k)] != k / count;
+  expectNothingWrong(kRankCounts, [&](Communicator& comm) {
+    const int r = comm.rank();
+    const int p = comm.size();
+    int bad = 0;
+    for (int i = 0; i < kCalls; ++i) {
+      const int root = (i / 3) % p;
+      // 1 to 9 chunks, and now and then a small call between.
+      const int count = kSlotInts + 1 + (i * 977) % (9 * kChunkInts);
+      std::vector<int> data(static_cast<std::size_t>(count), -1);
+      if (r == root)
+        for (int k = 0; k < count; ++k) data[static_cast<std::size_t>(k)] = i + k;
+      if (!bcastShm(comm, data.data(), count, intType(), root)) ++bad;
+      for (int k = 0; k < count; ++k) bad += data[static_cast<std::size_t>(k)] != i + k;
+      if (i % 5 == 0) {
+        int value = r == root ? -i : 0;
+        if (!bcastShm(comm, &value, 1, intType(), root)) ++bad;
+        bad += value != -i;
+      }
+      if (i % 7 == 0) {
+        std::vector<int> in(static_cast<std::size_t>(count), r + i), out(static_cast<std::size_t>(count), -1);
+        if (!allreduceShm(comm, in.data(), out.data(), count, intType(), kSum)) ++bad;
+        for (int v : out) bad += v != p * i + p * (p - 1) / 2;
+      }
+      // Alltoall right after ring rounds, and back to back (every third call twice, the
+      // second in place): the pair regions' counts carry over, the ring waits for them.
+      if (i % 3 == 0 && p > 2) {
+        const int blocks = 1 + (i * 131) % (3 * pairPieceInts(p));
+        for (bool inPlace : {false, i % 2 == 0}) {
+          std::vector<int> in(static_cast<std::size_t>(blocks * p)), out(in.size(), -1);
+          for (int k = 0; k < blocks * p; ++k) in[static_cast<std::size_t>(k)] = (i + r) * 1000003 + k;
+          if (inPlace) out = in;
+          if (!alltoallShm(comm, inPlace ? MPI_IN_PLACE : in.data(), blocks, inPlace ? nullptr : &intType(), out.data(),
+                           blocks, intType()))
+            ++bad;
+          // Block q came from rank q: its block r.
+          for (int k = 0; k < blocks * p; ++k)
+            bad += out[static_cast<std::size_t>(k)] != (i + k / blocks) * 1000003 + r * blocks + k % blocks;
         }
       }
-      wrong.set(r, bad);
-    });
-    for (int r = 0; r < p; ++r) {
-      INFO("rank " << r << " of " << p);
-      CHECK(wrong[r] == 0);
+      if (i % 11 == 0) {
+        std::vector<int> in(static_cast<std::size_t>(count), r), out(static_cast<std::size_t>(count * p), -1);
+        if (!allgatherShm(comm, in.data(), count, &intType(), out.data(), count, intType()))
+          run(*planAllgather(comm, in.data(), count, &intType(), out.data(), count, intType()));
+        for (int k = 0; k < count * p; ++k) bad += out[static_cast<std::size_t>(k)] != k / count;
+      }
     }
-  }
+    return bad;
+  });
 }

@@ -176,37 +176,30 @@ TEST_CASE("shm collectives in a long mixed sequence reuse their slots safely", "
   // Bcast roots and reduce's non-roots run ahead of slower ranks; each call's values
   // differ, so a slot overwritten before it was read shows as a wrong value.
   constexpr int kRounds = 1000;
-  for (int p : kRankCounts) {
-    PerRank<int> wrong(p);
-    runRanks(p, [&](World& world) {
-      Communicator& comm = world.commWorld();
-      const int r = comm.rank();
-      int bad = 0;
-      for (int i = 0; i < kRounds; ++i) {
-        const int root = (i / 7) % p;
-        // 4 bytes to a whole slot: a run of 1 to 8 units of the ring, wrapping at varying places.
-        const int count = 1 + (i * 37) % kSlotInts;
-        std::vector<int> data(static_cast<std::size_t>(count), r == root ? i : -1);
-        if (!bcastShm(comm, data.data(), count, intType(), root)) ++bad;
-        for (int v : data) bad += v != i;
-        if (i % 3 == 0) {
-          int in = i + r, out = -1;
-          if (!reduceShm(comm, &in, &out, 1, intType(), kSum, root)) ++bad;
-          if (r == root) bad += out != p * i + p * (p - 1) / 2;
-        }
-        if (i % 11 == 0) {
-          int in = r + i, out = -1;
-          if (!allreduceShm(comm, &in, &out, 1, intType(), kSum)) ++bad;
-          bad += out != p * i + p * (p - 1) / 2;
-        }
+  expectNothingWrong(kRankCounts, [&](Communicator& comm) {
+    const int r = comm.rank();
+    const int p = comm.size();
+    int bad = 0;
+    for (int i = 0; i < kRounds; ++i) {
+      const int root = (i / 7) % p;
+      // 4 bytes to a whole slot: a run of 1 to 8 units of the ring, wrapping at varying places.
+      const int count = 1 + (i * 37) % kSlotInts;
+      std::vector<int> data(static_cast<std::size_t>(count), r == root ? i : -1);
+      if (!bcastShm(comm, data.data(), count, intType(), root)) ++bad;
+      for (int v : data) bad += v != i;
+      if (i % 3 == 0) {
+        int in = i + r, out = -1;
+        if (!reduceShm(comm, &in, &out, 1, intType(), kSum, root)) ++bad;
+        if (r == root) bad += out != p * i + p * (p - 1) / 2;
       }
-      wrong.set(r, bad);
-    });
-    for (int r = 0; r < p; ++r) {
-      INFO("rank " << r << " of " << p);
-      CHECK(wrong[r] == 0);
+      if (i % 11 == 0) {
+        int in = r + i, out = -1;
+        if (!allreduceShm(comm, &in, &out, 1, intType(), kSum)) ++bad;
+        bad += out != p * i + p * (p - 1) / 2;
+      }
     }
-  }
+    return bad;
+  });
 }
 
 TEST_CASE("shm synchronising calls alternate stamped lines and slots safely", "[coll][shm]") {
@@ -218,46 +211,38 @@ TEST_CASE("shm synchronising calls alternate stamped lines and slots safely", "[
   constexpr int kRounds = 600;
   constexpr int kStampedInts = static_cast<int>(ShmArea::kStampedSyncBytes / sizeof(int));
   static_assert(kStampedInts == 12, "the counts below straddle the stamped size");
-  for (int p : kRankCounts) {
-    PerRank<int> wrong(p);
-    runRanks(p, [&](World& world) {
-      Communicator& comm = world.commWorld();
-      const int r = comm.rank();
-      int bad = 0;
-      for (int i = 0; i < kRounds; ++i) {
-        const int counts[] = {1, kStampedInts, kStampedInts + 1, 3, 100};
-        const int count = counts[(i * 7 / 3) % 5];
-        std::vector<int> in(static_cast<std::size_t>(count), i + r);
-        std::vector<int> out(static_cast<std::size_t>(count), -1);
-        if (!allreduceShm(comm, in.data(), out.data(), count, intType(), kSum)) ++bad;
-        for (int v : out) bad += v != p * i + p * (p - 1) / 2;
-        // Allgather and alltoall of blocks whose slot holds up to p * count ints.
-        const int block = i % 2 == 0 ? 1 : count;
-        if (block * p <= kSlotInts) {
-          std::vector<int> mine(static_cast<std::size_t>(block * p), i * 16 + r);
-          std::vector<int> got(static_cast<std::size_t>(block * p), -1);
-          if (!allgatherShm(comm, mine.data(), block, &intType(), got.data(), block, intType())) ++bad;
-          for (int q = 0; q < p; ++q) {
-            for (int k = 0; k < block; ++k) bad += got[static_cast<std::size_t>(q * block + k)] != i * 16 + q;
-          }
-          for (int q = 0; q < p; ++q) {
-            for (int k = 0; k < block; ++k) mine[static_cast<std::size_t>(q * block + k)] = (i * 16 + r) * 16 + q;
-          }
-          if (!alltoallShm(comm, mine.data(), block, &intType(), got.data(), block, intType())) ++bad;
-          for (int q = 0; q < p; ++q) {
-            for (int k = 0; k < block; ++k)
-              bad += got[static_cast<std::size_t>(q * block + k)] != (i * 16 + q) * 16 + r;
-          }
+  expectNothingWrong(kRankCounts, [&](Communicator& comm) {
+    const int r = comm.rank();
+    const int p = comm.size();
+    int bad = 0;
+    for (int i = 0; i < kRounds; ++i) {
+      const int counts[] = {1, kStampedInts, kStampedInts + 1, 3, 100};
+      const int count = counts[(i * 7 / 3) % 5];
+      std::vector<int> in(static_cast<std::size_t>(count), i + r);
+      std::vector<int> out(static_cast<std::size_t>(count), -1);
+      if (!allreduceShm(comm, in.data(), out.data(), count, intType(), kSum)) ++bad;
+      for (int v : out) bad += v != p * i + p * (p - 1) / 2;
+      // Allgather and alltoall of blocks whose slot holds up to p * count ints.
+      const int block = i % 2 == 0 ? 1 : count;
+      if (block * p <= kSlotInts) {
+        std::vector<int> mine(static_cast<std::size_t>(block * p), i * 16 + r);
+        std::vector<int> got(static_cast<std::size_t>(block * p), -1);
+        if (!allgatherShm(comm, mine.data(), block, &intType(), got.data(), block, intType())) ++bad;
+        for (int q = 0; q < p; ++q) {
+          for (int k = 0; k < block; ++k) bad += got[static_cast<std::size_t>(q * block + k)] != i * 16 + q;
         }
-        if (i % 5 == 0 && !barrierShm(comm)) ++bad;
+        for (int q = 0; q < p; ++q) {
+          for (int k = 0; k < block; ++k) mine[static_cast<std::size_t>(q * block + k)] = (i * 16 + r) * 16 + q;
+        }
+        if (!alltoallShm(comm, mine.data(), block, &intType(), got.data(), block, intType())) ++bad;
+        for (int q = 0; q < p; ++q) {
+          for (int k = 0; k < block; ++k) bad += got[static_cast<std::size_t>(q * block + k)] != (i * 16 + q) * 16 + r;
+        }
       }
-      wrong.set(r, bad);
-    });
-    for (int r = 0; r < p; ++r) {
-      INFO("rank " << r << " of " << p);
-      CHECK(wrong[r] == 0);
+      if (i % 5 == 0 && !barrierShm(comm)) ++bad;
     }
-  }
+    return bad;
+  });
 }
 
 TEST_CASE("shm synchronising calls stamp only operands that share the stamp's line", "[coll][shm]") {
