@@ -20,6 +20,10 @@ class Mpi:
     env: dict = field(default_factory=dict)
     oversubscribe: list = field(default_factory=list)  # added when ranks > cores
     timeout_option: str = ""  # the launcher's own job timeout (a first line of defence)
+    # Seconds a job may still run once every rank printed its "# mem" line, the last thing a
+    # benchmark prints before MPI_Finalize; None: no limit but the job timeout. For an MPI
+    # known to hang in its finalize on some transport (see bench/run_hosts.py).
+    exit_grace: float = None
 
     def command(self, ranks, binary, args, timeout):
         if self.family == "zmq":
@@ -109,21 +113,48 @@ class JobResult:
     stderr: str
     seconds: float
     timed_out: bool
+    hung_after_output: bool = False  # killed exit_grace seconds after its last output
 
 
-def run_job(command, env, timeout, scratch, binaries=()):
+def _wait_for_exit(proc, timeout, out_path, finished, exit_grace):
+    """Waits for the job; 'timeout' or 'hung' when it has to be killed, else None."""
+    deadline = time.perf_counter() + timeout
+    if finished is None or exit_grace is None:
+        try:
+            proc.wait(timeout=timeout)
+            return None
+        except subprocess.TimeoutExpired:
+            return "timeout"
+    done_at = None
+    while True:
+        try:
+            proc.wait(timeout=0.2)
+            return None
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.perf_counter()
+        if done_at is None:
+            with open(out_path) as f:
+                if finished(f.read()):
+                    done_at = now
+        if done_at is not None and now - done_at > exit_grace:
+            return "hung"
+        if now > deadline:
+            return "timeout"
+
+
+def run_job(command, env, timeout, scratch, binaries=(), finished=None, exit_grace=None):
     """Runs a job in its own session with output in files (so what it printed before a
-    timeout is kept); on timeout SIGTERM to the session, SIGKILL 3 s later, then strays."""
+    timeout is kept); on timeout SIGTERM to the session, SIGKILL 3 s later, then strays.
+    With finished (a test of the output so far) and exit_grace, a job that has not ended
+    exit_grace seconds after its output passed the test is ended the same way."""
     out_path, err_path = os.path.join(scratch, "job.out"), os.path.join(scratch, "job.err")
     with open(out_path, "w") as out, open(err_path, "w") as err:
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                 env=env, start_new_session=True)
-        timed_out = False
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        ended = _wait_for_exit(proc, timeout, out_path, finished, exit_grace)
+        if ended is not None:
             for sig, grace in ((signal.SIGTERM, 3), (signal.SIGKILL, 10)):
                 try:
                     os.killpg(proc.pid, sig)
@@ -135,11 +166,11 @@ def run_job(command, env, timeout, scratch, binaries=()):
                 except subprocess.TimeoutExpired:
                     continue
         seconds = time.perf_counter() - start
-    if timed_out or proc.returncode != 0:
+    if ended is not None or proc.returncode != 0:
         _kill_strays(set(binaries))
     with open(out_path) as f_out, open(err_path) as f_err:
         return JobResult(proc.returncode if proc.returncode is not None else -9,
-                         f_out.read(), f_err.read(), seconds, timed_out)
+                         f_out.read(), f_err.read(), seconds, ended == "timeout", ended == "hung")
 
 
 def environment(mpi, timeout):

@@ -17,6 +17,20 @@ SOURCES = {
 }
 
 
+def _figures(stdout, fields, named=False):
+    """The result lines of a benchmark's output, split: `fields` words, all numbers but the
+    first when `named`. Anything else (comments, a launcher's own messages) is skipped."""
+    for line in stdout.splitlines():
+        parts = line.split()
+        if line.startswith("#") or len(parts) != fields:
+            continue
+        try:
+            [float(p) for p in parts[1 if named else 0:]]
+        except ValueError:
+            continue
+        yield parts
+
+
 class Suite:
     def __init__(self, mpis, build_dir, out_dir, mode, log):
         self.mpis, self.build_dir, self.mode, self.log = mpis, build_dir, mode, log
@@ -54,8 +68,13 @@ class Suite:
         what = f"{program} {args[args.index('--ops') + 1]}" if "--ops" in args else program
         self.loads.append((f"{mpi.name} {what} -np {ranks}", round(os.getloadavg()[0], 2)))
         result = mpimod.run_job(cmd, mpimod.environment(mpi, timeout), timeout + 15,
-                                self.bin_dir, self.binaries.values())
-        if result.timed_out or result.returncode != 0:
+                                self.bin_dir, self.binaries.values(),
+                                finished=lambda out: out.count("# mem ") >= ranks,
+                                exit_grace=mpi.exit_grace)
+        if result.hung_after_output:  # its figures stand; the hang is the MPI's to fix
+            self.problem(mpi.name, f"{program} -np {ranks} printed everything but did not "
+                         f"exit within {mpi.exit_grace:g} s (ended): `{' '.join(cmd)}`")
+        elif result.timed_out or result.returncode != 0:
             how = "timed out" if result.timed_out else f"exit status {result.returncode}"
             tail = result.stderr.strip().splitlines()[-3:]
             self.problem(mpi.name, f"{program} -np {ranks} {how} after {result.seconds:.0f} s: "
@@ -80,10 +99,7 @@ class Suite:
             out = self._job(mpi, program, 2, p["pingpong"], p["timeout"])
             if out is None:
                 continue
-            for line in out.splitlines():
-                parts = line.split()
-                if line.startswith("#") or len(parts) != 3:
-                    continue
+            for parts in _figures(out, 3):
                 size = int(parts[0])
                 self.add(mpi.name, "pingpong", 2, "pingpong", "latency_us", float(parts[1]), size)
                 self.add(mpi.name, "pingpong", 2, "pingpong", "bandwidth_MBps", float(parts[2]),
@@ -102,10 +118,7 @@ class Suite:
                                 self.mode["collectives"] + ["--ops", op], self.mode["timeout"])
                 if out is None:
                     continue
-                for line in out.splitlines():
-                    parts = line.split()
-                    if line.startswith("#") or len(parts) != 4:
-                        continue
+                for parts in _figures(out, 4, named=True):
                     self.add(mpi.name, "collectives", ranks, parts[0], "time_us",
                              float(parts[2]), int(parts[1]))
                 self._memory(mpi, "collectives", ranks, out)
