@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # "Hosts" made of Linux network namespaces, for zmpi's multi-host test
-# (tests/multihost/netns.sh) and for trying multi-host jobs by hand without containers.
+# (tests/multihost/netns.sh), the benchmark between hosts (bench/run_hosts.py) and for
+# trying multi-host jobs by hand without containers. rsh.sh beside it stands in for ssh
+# when Open MPI's or MPICH's launcher starts ranks on these hosts.
 # The layout mirrors docker/docker-compose.yml: a launcher and three nodes on one private
 # network, each node running a zmpid on port 7117.
 #
