@@ -66,10 +66,9 @@ int PMPI_Win_flush_local_all(MPI_Win win) {
 ZMPI_ALIAS(MPI_Win_flush_local_all)
 
 // The unified memory model: public and private copies are the same memory, so syncing
-// them is a full memory barrier (loads and stores to a shared window on either side).
-// The builtin rather than std::atomic_thread_fence, which TSan builds reject.
+// them is a memory barrier (see Window::sync).
 int PMPI_Win_sync(MPI_Win win) {
-  return onWindow("MPI_Win_sync", win, [&](rma::Window&) { __sync_synchronize(); });
+  return onWindow("MPI_Win_sync", win, [&](rma::Window& w) { w.sync(); });
 }
 ZMPI_ALIAS(MPI_Win_sync)
 

@@ -7,6 +7,7 @@
 // comes after every earlier operation from this origin was applied at the target.
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -202,6 +203,17 @@ void Window::flushAll() {
 void Window::flushLocalAll() {
   waitReplies(lockedTargets("MPI_Win_flush_local_all"));
   raiseDeferredError();
+}
+
+void Window::sync() {
+  // Operations from other ranks are applied under targetMutex_ by whichever thread received
+  // them (the progress thread, or a waiting thread that read the connection itself): taking
+  // it orders what they wrote before this rank's next loads, also for TSan, which cannot
+  // see the order that runs through the origin's flush and a barrier in other processes.
+  { std::lock_guard serial(targetMutex_); }
+  // Loads and stores to a shared window by other processes. The builtin rather than
+  // std::atomic_thread_fence, which TSan builds reject.
+  __sync_synchronize();
 }
 
 }  // namespace zmpi::mpi::rma

@@ -133,6 +133,9 @@ class Window {
   // Local completion: origin data is packed at issue, so this waits for gets only.
   void flushLocal(int target);
   void flushLocalAll();
+  // MPI_Win_sync: a full memory barrier, ordered after every target-side operation applied
+  // so far, whichever thread applied it.
+  void sync();
   // Request-based operations: waits until the replies from `target` have landed, with no
   // epoch check (MPI_Rget and friends complete this way).
   void completeLocally(int target);
