@@ -32,7 +32,8 @@ import tempfile
 sys.dont_write_bytecode = True  # nothing written into the source tree but --out
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import mpis as mpimod  # noqa: E402
-from benchlib import plot, report, suite  # noqa: E402
+from benchlib import report, suite  # noqa: E402
+from benchlib.finish import finish  # noqa: E402
 
 ROOT = suite.ROOT
 ALL_MPIS = ["zmpi", "zmpi-tcp", "ompi-sm", "ompi-tcp", "mpich", "zmq"]
@@ -125,28 +126,8 @@ def main():
             s.startup(mode["startup_ranks"])
         if "memory" in parts:
             s.footprint(4 if mode_name != "smoke" else 2)
-        meta["load_after"] = "%.2f %.2f %.2f" % os.getloadavg()
         meta["missing"] = missing
-        meta["load_per_job"] = s.loads
-        report.write_files(out_dir, meta, s.records, s.problems, names)
-        machine = f"{meta.get('cpu', '?')}, {meta['cores']} cores"
-        pngs = plot.draw(out_dir, s.records, names, machine, scratch)
-
-    print(f"\nzmpi/peer ratios (median over sizes, min-max); time and memory: < 1 = zmpi "
-          f"better; BANDWIDTH: > 1 = zmpi better. {machine}, load {meta['load_before']} -> "
-          f"{meta['load_after']}\n")
-    print(report.ratio_table(s.records))
-    print("\nkey figures\n")
-    print(report.absolute_table(s.records, names))
-    if s.problems:
-        print("\nproblems\n" + "\n".join(f"  {p['mpi']}: {p['what']}" for p in s.problems))
-    print(f"\nwritten: {out_dir}/results.json results.csv results.txt results.md "
-          + " ".join(os.path.basename(p) for p in pngs))
-    zmpi_failed = any(p["mpi"].startswith("zmpi") for p in s.problems)
-    no_data = any(n.startswith("zmpi") for n in names) and not any(
-        r["mpi"].startswith("zmpi") for r in s.records)
-    return 1 if zmpi_failed or no_data else 0
-
+        return finish(s, meta, names, out_dir, scratch)
 
 if __name__ == "__main__":
     sys.exit(main())

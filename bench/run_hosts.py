@@ -41,7 +41,8 @@ import time
 sys.dont_write_bytecode = True  # nothing written into the source tree but --out
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import mpis as mpimod  # noqa: E402
-from benchlib import plot, report, suite  # noqa: E402
+from benchlib import report, suite  # noqa: E402
+from benchlib.finish import finish  # noqa: E402
 from run_all import MODES, machine_info  # noqa: E402
 
 ROOT = suite.ROOT
@@ -205,26 +206,8 @@ def main():
             if "collectives" in parts:
                 for ranks in mode["collective_ranks"]:
                     s.collectives(ranks, report.OPS)
-        meta["load_after"] = "%.2f %.2f %.2f" % os.getloadavg()
         meta["missing"] = missing
-        meta["load_per_job"] = s.loads
-        report.write_files(out_dir, meta, s.records, s.problems, names)
-        machine = f"{meta.get('cpu', '?')}, {meta['cores']} cores, 2 namespace hosts"
-        pngs = plot.draw(out_dir, s.records, names, machine, scratch)
-
-    print(f"\nzmpi/peer ratios between namespace hosts (median over sizes, min-max); time: "
-          f"< 1 = zmpi better; BANDWIDTH: > 1 = zmpi better. {machine}, load "
-          f"{meta['load_before']} -> {meta['load_after']}\n")
-    print(report.ratio_table(s.records))
-    print("\nkey figures\n")
-    print(report.absolute_table(s.records, names))
-    if s.problems:
-        print("\nproblems\n" + "\n".join(f"  {p['mpi']}: {p['what']}" for p in s.problems))
-    print(f"\nwritten: {out_dir}/results.json results.csv results.txt results.md "
-          + " ".join(os.path.basename(p) for p in pngs))
-    zmpi_failed = any(p["mpi"] == "zmpi" for p in s.problems)
-    no_data = "zmpi" in names and not any(r["mpi"] == "zmpi" for r in s.records)
-    return 1 if zmpi_failed or no_data else 0
+        return finish(s, meta, names, out_dir, scratch, ", 2 namespace hosts")
 
 
 if __name__ == "__main__":

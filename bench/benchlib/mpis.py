@@ -117,30 +117,26 @@ class JobResult:
 
 
 def _wait_for_exit(proc, timeout, out_path, finished, exit_grace):
-    """Waits for the job; 'timeout' or 'hung' when it has to be killed, else None."""
+    """Waits for the job; 'timeout' or 'hung' when it has to be killed, else None. The
+    output is looked at every 0.2 s only when there is a grace to watch for."""
+    watch = finished is not None and exit_grace is not None
     deadline = time.perf_counter() + timeout
-    if finished is None or exit_grace is None:
-        try:
-            proc.wait(timeout=timeout)
-            return None
-        except subprocess.TimeoutExpired:
-            return "timeout"
     done_at = None
     while True:
+        left = deadline - time.perf_counter()
         try:
-            proc.wait(timeout=0.2)
+            proc.wait(timeout=max(0.0, min(left, 0.2) if watch else left))
             return None
         except subprocess.TimeoutExpired:
             pass
         now = time.perf_counter()
+        if now >= deadline:
+            return "timeout"
         if done_at is None:
             with open(out_path) as f:
-                if finished(f.read()):
-                    done_at = now
-        if done_at is not None and now - done_at > exit_grace:
+                done_at = now if finished(f.read()) else None
+        elif now - done_at > exit_grace:
             return "hung"
-        if now > deadline:
-            return "timeout"
 
 
 def run_job(command, env, timeout, scratch, binaries=(), finished=None, exit_grace=None):
