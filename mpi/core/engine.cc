@@ -965,6 +965,7 @@ void Engine::sendActiveMessage(int worldRank, uint16_t kind, const Envelope& env
 }
 
 void Engine::onCompact(const transport::CompactMessage& message) {
+  observeHandlerWrites();
   // Only eager sends travel compact (sendEagerNow); anything else takes the general path.
   if (message.kind != static_cast<uint16_t>(MessageKind::Eager)) [[unlikely]] {
     onMessage(transport::wireMessageOf(message, jobHash_));
@@ -1006,6 +1007,7 @@ void Engine::arrive(MessageKind kind, const Envelope& envelope, const void* payl
 }
 
 void Engine::onMessage(transport::WireMessage&& wire) {
+  observeHandlerWrites();
   if (wire.header.kind >= kFirstActiveMessageKind) {
     ActiveMessageHandler handler;
     {
@@ -1016,6 +1018,7 @@ void Engine::onMessage(transport::WireMessage&& wire) {
     if (handler) {
       wire.own();  // handlers may keep what they are given
       handler(std::move(wire));
+      handlerWrites_.fetch_add(1, std::memory_order_release);
     } else {
       log::get("mpi")->warn("dropped an active message of unknown kind {}", wire.header.kind);
     }

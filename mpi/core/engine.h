@@ -338,6 +338,14 @@ class Engine {
   std::unordered_map<uint64_t, Request*> awaitingAck_;
   std::unordered_map<uint64_t, AwaitedData> awaitingData_;
   std::unordered_map<uint16_t, ActiveMessageHandler> activeHandlers_;
+  // Active-message handlers (one-sided operations) write the program's memory on whichever
+  // thread delivers them. The program may read it after a message that came after them
+  // through other processes (the origin's flush, then a barrier): an order the kernel keeps,
+  // but C++ (and TSan) see none when another of our threads delivers that later message,
+  // as a waiter reading its own connections does. Each handler publishes its writes here
+  // and each delivery acquires them, so whatever thread delivers, what came before is seen.
+  std::atomic<uint64_t> handlerWrites_{0};
+  void observeHandlerWrites() const { (void)handlerWrites_.load(std::memory_order_acquire); }
   bool aborted_ = false;
   std::atomic<bool> abortedFlag_{false};  // aborted_, for lock-free fast paths
   std::string abortReason_;
