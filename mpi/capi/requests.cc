@@ -37,7 +37,14 @@ bool waitForAny(int count, MPI_Request* requests) {
     const bool pointToPoint = request->kind == Request::Kind::Send || request->kind == Request::Kind::Recv;
     return !pointToPoint || engine.spinsFor(Engine::waitedPeer(*request));
   });
-  engine.waitUntil(anyDone, spin);
+  // The largest transfer lengthens the spin as in MPI_Wait (Engine::spinUntil).
+  uint64_t largest = 0;
+  for (const Request* request : active) {
+    if (request->type != nullptr && request->count > 0) {
+      largest = std::max<uint64_t>(largest, static_cast<uint64_t>(request->count) * request->type->size());
+    }
+  }
+  engine.waitUntil(anyDone, spin, true, largest);
   return true;
 }
 

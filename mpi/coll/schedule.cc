@@ -112,8 +112,11 @@ void run(Schedule& schedule) {
         std::all_of(round.transfers.begin(), round.transfers.end(), [&](const Schedule::Transfer& t) {
           return engine.travelsThroughInbox(schedule.comm().worldRankOf(t.peer), t.bytes);
         });
+    // The round's bytes lengthen the spin as they would a point-to-point wait's.
+    uint64_t roundBytes = 0;
+    for (const Schedule::Transfer& t : round.transfers) roundBytes += t.bytes;
     while (!state->finished()) {
-      engine.waitUntil([&] { return state->completions() != seen; }, spin, inboxTraffic);
+      engine.waitUntil([&] { return state->completions() != seen; }, spin, inboxTraffic, roundBytes);
       seen = state->completions();
       state->start(begin);
     }

@@ -514,9 +514,19 @@ void Engine::freeRequest(Request& request) {
   if (destroy) delete &request;
 }
 
-bool Engine::spinUntil(transport::FunctionRef<bool()> ready) {
+std::chrono::microseconds Engine::spinAllowance(uint64_t transferBytes) const {
+  // Two copies through the rings, pipelined, move a few GB/s here (4 MiB ping-pong 14-19
+  // GB/s idle): 2 GB/s leaves room for a slower host, and the cap bounds a spin beside a
+  // peer that is not moving at all (it yields at every round anyway).
+  constexpr uint64_t kBytesPerMicrosecond = 2000;
+  constexpr std::chrono::microseconds kMostForTransfer{2000};
+  return spinTime_ + std::min(kMostForTransfer, std::chrono::microseconds(transferBytes / kBytesPerMicrosecond));
+}
+
+bool Engine::spinUntil(transport::FunctionRef<bool()> ready, uint64_t transferBytes) {
   if (ready()) return true;  // without registering: nothing to wait for
   if (spinTime_.count() <= 0) return false;
+  const auto spinTime = spinAllowance(transferBytes);
   // While we spin, the progress thread leaves the shared-memory rings to us (see
   // World::progressLoop): one polling thread per rank, not two competing for two cores.
   polling_.beginSpin();
@@ -543,7 +553,7 @@ bool Engine::spinUntil(transport::FunctionRef<bool()> ready) {
     }
     const auto now = std::chrono::steady_clock::now();
     if (deadline == std::chrono::steady_clock::time_point{}) {
-      deadline = now + spinTime_;
+      deadline = now + spinTime;
     } else {
       if (watchContention_.load(std::memory_order_relaxed) && contention_.suspicious(lastYield, now)) {
         measuredYieldsLeft_.store(kMeasuredYields, std::memory_order_relaxed);
@@ -753,7 +763,12 @@ void Engine::wait(Request& request) {
   // microseconds completes the request on this thread, with no hand-off and no system
   // call. Then block on the condition variable; the progress thread carries on -- or,
   // where waiters receive, receive on this thread.
-  if (spinsFor(waitedPeer(request)) && spinUntil([&] { return request.done.load(std::memory_order_acquire); })) return;
+  const uint64_t transferBytes =
+      request.type == nullptr ? 0 : static_cast<uint64_t>(std::max(request.count, 0)) * request.type->size();
+  if (spinsFor(waitedPeer(request)) &&
+      spinUntil([&] { return request.done.load(std::memory_order_acquire); }, transferBytes)) {
+    return;
+  }
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeWait(request); });
   if (waitersReadBulk_ && readBulkUntil([&] { return request.done.load(std::memory_order_acquire); })) {
@@ -776,12 +791,12 @@ void Engine::wait(Request& request) {
   if (!request.done.load()) throwIfAborted();
 }
 
-void Engine::waitUntil(const std::function<bool()>& ready, bool spin, bool inboxTraffic) {
+void Engine::waitUntil(const std::function<bool()>& ready, bool spin, bool inboxTraffic, uint64_t transferBytes) {
   {
     std::lock_guard lock(mutex_);
     throwIfAborted();
   }
-  if (spin ? spinUntil(ready) : ready()) return;
+  if (spin ? spinUntil(ready, transferBytes) : ready()) return;
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([] { return describeWait(); });
   if (waitersReadBulk_ && readBulkUntil([&] { return ready(); })) {

@@ -123,6 +123,19 @@ TEST_CASE("a rank without same-host peers does not spin, unless ZMPI_SPIN_US nam
   CHECK(engine.spinTime().count() == 0);
 }
 
+TEST_CASE("a wait for a large transfer spins as long as moving it takes, within a bound", "[engine][mock]") {
+  MockFabric fabric(std::make_shared<MockNetwork>(1), 0);
+  Engine engine(0, 1, 0, fabric);
+  using std::chrono::microseconds;
+  CHECK(engine.spinAllowance(0) == engine.spinTime());
+  CHECK(engine.spinAllowance(8) == engine.spinTime());  // a small message: the bare spin
+  CHECK(engine.spinAllowance(1 << 20) == engine.spinTime() + microseconds((1 << 20) / 2000));
+  CHECK(engine.spinAllowance(uint64_t{1} << 40) == engine.spinTime() + microseconds(2000));  // bounded
+  // Without same-host peers nothing spins (spinsFor), whatever the size.
+  engine.setSpinPolicy(false, true, false);
+  CHECK_FALSE(engine.spinsFor(0));
+}
+
 TEST_CASE("a large send waits for the receiver: Rts, Cts, then Data", "[engine][mock]") {
   const size_t bytes = 1 << 20;  // far above the eager limit
   auto network = runMockWorlds(2, [&](World& world) {
