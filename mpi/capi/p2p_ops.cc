@@ -21,7 +21,7 @@ void setProcNullStatus(Request& request) {
 // A buffered send: the data is copied out now, an internal request carries it, and the
 // user's request is complete at once.
 void startBufferedSend(Request& request) {
-  const std::size_t bytes = static_cast<std::size_t>(request.count) * request.type->size();
+  const std::size_t bytes = request.bytes();
   BsendBuffer::instance().reserve(bytes);
   auto* internal = new Request(Request::Kind::Send);
   internal->packed.resize(bytes);

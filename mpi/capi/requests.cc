@@ -39,11 +39,7 @@ bool waitForAny(int count, MPI_Request* requests) {
   });
   // The largest transfer lengthens the spin as in MPI_Wait (Engine::spinUntil).
   uint64_t largest = 0;
-  for (const Request* request : active) {
-    if (request->type != nullptr && request->count > 0) {
-      largest = std::max<uint64_t>(largest, static_cast<uint64_t>(request->count) * request->type->size());
-    }
-  }
+  for (const Request* request : active) largest = std::max(largest, request->bytes());
   engine.waitUntil(anyDone, spin, true, largest);
   return true;
 }

@@ -260,7 +260,7 @@ void Engine::sendData(Request& request, uint64_t recvId, bool inPieces) {
 bool Engine::readDirect(Request& request, const Envelope& envelope) {
   const int pid = fabric_.singleCopyPid(envelope.senderWorld);
   if (pid == 0) return false;
-  const uint64_t capacity = static_cast<uint64_t>(request.count) * request.type->size();
+  const uint64_t capacity = request.bytes();
   const uint64_t stored = std::min(envelope.totalBytes, capacity);
   // A contiguous receive takes the bytes in place; another type through one buffer, then
   // unpacked (still a copy fewer than through the rings).
@@ -292,7 +292,7 @@ bool Engine::readDirect(Request& request, const Envelope& envelope) {
 }
 
 void Engine::receiveData(Request& request, transport::WireMessage& wire, const Envelope& envelope) {
-  const uint64_t capacity = static_cast<uint64_t>(request.count) * request.type->size();
+  const uint64_t capacity = request.bytes();
   const uint64_t length = wire.header.payloadBytes;
   const bool whole = envelope.offset == 0 && length == envelope.totalBytes;
   if (whole && !wire.placed) {
@@ -386,7 +386,7 @@ void Engine::startMatchedRecv(Request& request, std::unique_ptr<IncomingMessage>
 }
 
 void Engine::unpackInto(Request& request, const void* data, uint64_t bytes, const Envelope& envelope) {
-  const uint64_t capacity = static_cast<uint64_t>(request.count) * request.type->size();
+  const uint64_t capacity = request.bytes();
   const uint64_t stored = std::min(bytes, capacity);
   if (stored > 0) {
     // A contiguous type's copy inline (as Datatype::unpack makes it): every small receive.
@@ -409,7 +409,7 @@ void* Engine::placeData(const transport::WireHeader& header) {
   // Only from the rank whose RTS the receive matched, and only what fits: a truncated
   // message takes the general path, which reports it.
   if (request.peerWorld != envelope.senderWorld || !request.type->contiguous()) return nullptr;
-  if (header.payloadBytes > static_cast<uint64_t>(request.count) * request.type->size()) return nullptr;
+  if (header.payloadBytes > request.bytes()) return nullptr;
   return static_cast<char*>(request.buffer) + request.type->trueLb();
 }
 
@@ -763,10 +763,8 @@ void Engine::wait(Request& request) {
   // microseconds completes the request on this thread, with no hand-off and no system
   // call. Then block on the condition variable; the progress thread carries on -- or,
   // where waiters receive, receive on this thread.
-  const uint64_t transferBytes =
-      request.type == nullptr ? 0 : static_cast<uint64_t>(std::max(request.count, 0)) * request.type->size();
   if (spinsFor(waitedPeer(request)) &&
-      spinUntil([&] { return request.done.load(std::memory_order_acquire); }, transferBytes)) {
+      spinUntil([&] { return request.done.load(std::memory_order_acquire); }, request.bytes())) {
     return;
   }
   Watchdog::Watch watch(watchdog_.get());
@@ -776,9 +774,7 @@ void Engine::wait(Request& request) {
     std::lock_guard lock(mutex_);
     throwIfAborted();
   }
-  const bool inboxTraffic =
-      request.type == nullptr ||
-      travelsThroughInbox(waitedPeer(request), static_cast<uint64_t>(request.count) * request.type->size());
+  const bool inboxTraffic = request.type == nullptr || travelsThroughInbox(waitedPeer(request), request.bytes());
   if (inboxTraffic && receiveUntil([&] { return request.done.load(std::memory_order_acquire); })) {
     if (request.done.load(std::memory_order_acquire)) return;
     std::lock_guard lock(mutex_);
@@ -980,13 +976,13 @@ void Engine::sendActiveMessage(int worldRank, uint16_t kind, const Envelope& env
 }
 
 void Engine::onCompact(const transport::CompactMessage& message) {
-  observeHandlerWrites();
   // Only eager sends travel compact (sendEagerNow); anything else takes the general path.
   if (message.kind != static_cast<uint16_t>(MessageKind::Eager)) [[unlikely]] {
     onMessage(transport::wireMessageOf(message, jobHash_));
     return;
   }
-  Envelope envelope{};  // its second half travels as zeros
+  observeHandlerWrites();  // as onMessage does
+  Envelope envelope{};     // its second half travels as zeros
   std::memcpy(static_cast<void*>(&envelope), message.envelope, transport::kCompactEnvelopeBytes);
   arrive(MessageKind::Eager, envelope, message.payload, message.bytes,
          [&] { return zmq::message_t(message.payload, message.bytes); });

@@ -200,7 +200,7 @@ class Engine {
   // A wait for a transfer of `transferBytes` spins as long as moving them takes too
   // (spinAllowance): one that blocks mid-transfer is woken only after it ends, a wake-up
   // the transfer then waits for (1 MiB same-host ping-pong 146-172 us with the bare spin,
-  // 87 us with a long one; Open MPI sm 118-138).
+  // 38-93 us with the allowance; Open MPI sm 110-118).
   bool spinUntil(transport::FunctionRef<bool()> ready, uint64_t transferBytes = 0);
   std::chrono::microseconds spinAllowance(uint64_t transferBytes) const;
   // Throws MpiError if the world is aborted (for waits outside the engine).

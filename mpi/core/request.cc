@@ -45,4 +45,6 @@ void setEmptyStatus(MPI_Status* status) {
   status->_ucount = 0;
 }
 
+uint64_t Request::bytes() const { return type == nullptr ? 0 : static_cast<uint64_t>(count) * type->size(); }
+
 }  // namespace zmpi::mpi

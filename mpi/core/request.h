@@ -46,6 +46,9 @@ class Request {
   void* buffer = nullptr;
   int count = 0;
   Datatype* type = nullptr;
+  // count elements of type: what the operation moves (a receive: what its buffer holds);
+  // 0 without a type (collectives' and generalized requests).
+  uint64_t bytes() const;
   // Holds a reference on `type` for the request's whole life, so MPI_Type_free while an
   // operation is pending (or a persistent request exists) cannot free it early.
   void holdType(Datatype* t);
