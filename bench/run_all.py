@@ -7,7 +7,8 @@ tcp on loopback) and MPICH, in one run, on this machine.
 
 Measures, for every MPI installed (zmpi, zmpi-tcp = ZMPI_TRANSPORT=tcp, ompi-sm, ompi-tcp,
 mpich; zmq = a raw zmq ping-pong, the floor of zmpi's tcp path):
-  pingpong     latency and bandwidth 0 B-4 MiB, 2 ranks             (bench/src/pingpong.c)
+  pingpong     latency and bandwidth 0 B-4 MiB, 2 ranks             (bench/src/pingpong.c);
+               a full run does 3 rounds of every MPI in turn, median per size over them
   collectives  allreduce, bcast, alltoall, allgather 8 B-16 MiB and barrier, 2 and 4 ranks
                (4 ranks oversubscribe the cores: --oversubscribe where the launcher wants it);
                one job per operation and MPI, operation-major (load drift hits all alike)
@@ -40,7 +41,7 @@ ALL_MPIS = ["zmpi", "zmpi-tcp", "ompi-sm", "ompi-tcp", "mpich", "zmq"]
 # Per mode: program arguments (bench_common.h), timeouts, which runs do collectives.
 MODES = {
     "full": dict(
-        pingpong=["--budget-ms", "200", "--max-iters", "5000"],
+        pingpong=["--budget-ms", "200", "--max-iters", "5000"], pingpong_rounds=3,
         collectives=["--budget-ms", "120", "--reps", "5", "--step", "2"],
         collective_ranks=[2, 4], startup_runs=9, startup_ranks=4, timeout=600,
         collective_mpis=["zmpi", "zmpi-tcp", "ompi-sm", "ompi-tcp", "mpich"]),
