@@ -133,7 +133,7 @@ class BulkLink {
   void refuse(Incoming& in, const std::string& why);
   // Writes what the socket takes of `out`'s queue (its mutex held); completed frames'
   // callbacks are appended to `done`. False on a write error (`why`).
-  static bool writeSome(Outgoing& out, std::vector<std::function<void()>>& done, std::string& why);
+  bool writeSome(Outgoing& out, std::vector<std::function<void()>>& done, std::string& why) const;
 
   uint64_t jobHash_;
   int rank_;
@@ -158,6 +158,15 @@ class BulkLink {
   // A yield of the spin longer than this pauses spinning (ZMPI_BULK_CONTESTED_US; 0, the
   // default: never; 200 measured), see spin_gate.h.
   std::chrono::microseconds contested_;
+  // The most payload bytes one write (sendmsg) takes (ZMPI_BULK_WRITE_BYTES; 0: no limit).
+  // Over loopback tcp here, a single send of 1 MiB or more moved its bytes at half the rate
+  // of one just below (raw sockets, no MPI: 1023 KiB one-way 125-188 us, 1 MiB 238-249, 2
+  // MiB 411-465); forced-tcp ping-pong, 6 alternating rounds, medians: 1 MiB 229 -> 181 us
+  // with this limit, 2 and 4 MiB unchanged within the rounds' spread (417 -> 411, 835 ->
+  // 867; Open MPI tcp, which sends 128 KiB fragments, 239/441/852). Half of it (512 KiB)
+  // took 2-4 MiB 15% longer: more writes than the cliff needs.
+  static constexpr std::size_t kMostPerWrite = 1024 * 1024 - 8 * 1024;
+  std::size_t mostPerWrite_;
   int listenFd_ = -1;
   int wakeFd_ = -1;        // eventfd: a queued write, or stop
   int waiterWakeFd_ = -1;  // eventfd: ends a waiter's poll (wakeWaiter)

@@ -241,6 +241,31 @@ TEST_CASE("bulk link: frames of every size arrive intact, placed or not") {
   CHECK(pair.atB.failures().empty());
 }
 
+TEST_CASE("bulk link: payloads larger than one write's limit go out in pieces, intact") {
+  // ZMPI_BULK_WRITE_BYTES caps each sendmsg (the default, just under 1 MiB, is crossed by
+  // the sizes of the test above); a small cap makes every frame above it many writes, the
+  // first with the header.
+  ::setenv("ZMPI_BULK_WRITE_BYTES", "1000", 1);
+  Pair pair;
+  ::unsetenv("ZMPI_BULK_WRITE_BYTES");
+  const std::vector<std::size_t> sizes = {0, 1, 999, 1000, 1001, 4096, 65536 + 7, 1u << 20};
+  for (std::size_t i = 0; i < sizes.size(); ++i) REQUIRE(sendAndWait(pair.a, 1, i, pattern(i, sizes[i])));
+  REQUIRE(pair.atB.waitFrames(sizes.size()));
+  const auto frames = pair.atB.frames();
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    INFO("frame " << i << " of " << sizes[i] << " bytes");
+    CHECK(frames[i].number == i);
+    CHECK(frames[i].bytes == pattern(i, sizes[i]));
+  }
+  CHECK(pair.atB.failures().empty());
+}
+
+TEST_CASE("bulk link: a write limit that is not a number is refused, naming it") {
+  ::setenv("ZMPI_BULK_WRITE_BYTES", "1MiB", 1);
+  CHECK_THROWS_WITH(BulkLink(kJob, 0, 2, keyOf(1)), Catch::Contains("ZMPI_BULK_WRITE_BYTES=1MiB is not a number"));
+  ::unsetenv("ZMPI_BULK_WRITE_BYTES");
+}
+
 TEST_CASE("bulk link: many frames in flight both ways keep their order") {
   Pair pair;
   constexpr int kFrames = 40;
