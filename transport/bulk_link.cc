@@ -26,32 +26,26 @@
 namespace zmpi::transport {
 namespace {
 
-std::chrono::milliseconds environmentMs(const char* name, long long fallback) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return std::chrono::milliseconds(fallback);
-  char* end = nullptr;
-  const long long parsed = std::strtoll(value, &end, 10);
-  if (end == value || *end != '\0' || parsed <= 0) {
-    throw TransportError(std::string(name) + "=" + value + " is not a positive number of milliseconds");
-  }
-  return std::chrono::milliseconds(parsed);
-}
-
-// A non-negative whole number from the environment, `fallback` if unset; `unit` names it
-// in the error.
-long long environmentCount(const char* name, long long fallback, const char* unit) {
+// A whole number of at least `least` from the environment, `fallback` if unset; `unit`
+// names it in the error.
+long long environmentCount(const char* name, long long fallback, long long least, const char* unit) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return fallback;
   char* end = nullptr;
   const long long parsed = std::strtoll(value, &end, 10);
-  if (end == value || *end != '\0' || parsed < 0) {
-    throw TransportError(std::string(name) + "=" + value + " is not a number of " + unit);
+  if (end == value || *end != '\0' || parsed < least) {
+    throw TransportError(std::string(name) + "=" + value + " is not a " + (least > 0 ? "positive " : "") +
+                         "number of " + unit);
   }
   return parsed;
 }
 
+std::chrono::milliseconds environmentMs(const char* name, long long fallback) {
+  return std::chrono::milliseconds(environmentCount(name, fallback, 1, "milliseconds"));
+}
+
 std::chrono::microseconds environmentUs(const char* name, long long fallback) {
-  return std::chrono::microseconds(environmentCount(name, fallback, "microseconds"));
+  return std::chrono::microseconds(environmentCount(name, fallback, 0, "microseconds"));
 }
 
 // Small frames (a 72-byte header before the first payload bytes) must not wait for an
@@ -136,7 +130,7 @@ BulkLink::BulkLink(uint64_t jobHash, int rank, int worldSize, const bulk::Key& k
       spinTime_(environmentUs("ZMPI_BULK_SPIN_US", 200)),
       slice_(environmentUs("ZMPI_BULK_SLICE_US", 0)),
       contested_(environmentUs("ZMPI_BULK_CONTESTED_US", 0)),
-      mostPerWrite_(static_cast<std::size_t>(environmentCount("ZMPI_BULK_WRITE_BYTES", kMostPerWrite, "bytes"))) {
+      mostPerWrite_(static_cast<std::size_t>(environmentCount("ZMPI_BULK_WRITE_BYTES", kMostPerWrite, 0, "bytes"))) {
   for (int r = 0; r < worldSize; ++r) peers_.push_back(std::make_unique<Peer>());
   wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wakeFd_ < 0) throw TransportError(errnoText("eventfd for the bulk link"));
@@ -381,7 +375,7 @@ bool BulkLink::writeSome(Outgoing& out, std::vector<std::function<void()>>& done
       const std::size_t offset = job.sent - kHeader;
       parts[count++] = {const_cast<uint8_t*>(job.data) + offset, job.bytes - offset};
     }
-    // A payload of 1 MiB or more goes out in several writes (see kMostPerWrite).
+    // A payload above the limit goes out in several writes (see kMostPerWrite).
     if (mostPerWrite_ > 0 && parts[count - 1].iov_len > mostPerWrite_) parts[count - 1].iov_len = mostPerWrite_;
     msghdr message{};
     message.msg_iov = parts;
