@@ -548,7 +548,49 @@ void BulkLink::run() {
   }
 }
 
+BulkLink::WaiterRead BulkLink::lookAsWaiter() {
+  // Everything under one hold of the mutex: the announcement, the look (poll with no
+  // timeout), the reads and what the caller is told. The I/O thread decides under the
+  // same mutex, so it cannot read these connections meanwhile, and the announcement's
+  // linger starts now (the look takes microseconds).
+  WaiterRead result;
+  std::lock_guard lock(incomingMutex_);
+  if (stopping_.load()) return result;
+  const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+  const bool back = waiterUntil_.load(std::memory_order_relaxed) <= now;
+  waiterUntil_.store(now + std::chrono::nanoseconds(waiterLinger_).count(), std::memory_order_release);
+  if (back) wakeThread();
+  lookFds_.clear();
+  lookConnections_.clear();
+  for (auto& in : incoming_) {
+    if (in->fd < 0 || in->peer < 0) continue;
+    lookFds_.push_back({in->fd, POLLIN, 0});
+    lookConnections_.push_back(in.get());
+  }
+  // The wake-up meant for a sleeping waiter is taken here too, or the next sleep ends at once.
+  lookFds_.push_back({waiterWakeFd_, POLLIN, 0});
+  if (::poll(lookFds_.data(), lookFds_.size(), 0) > 0) {
+    if (lookFds_.back().revents != 0) {
+      uint64_t count;
+      [[maybe_unused]] const ssize_t n = ::read(waiterWakeFd_, &count, sizeof count);
+      result.woken = true;
+    }
+    const uint64_t framesBefore = deliveredFrames_;
+    const uint64_t bytesBefore = receivedBytes_;
+    for (std::size_t i = 0; i < lookConnections_.size() && !stopping_.load(); ++i) {
+      Incoming& in = *lookConnections_[i];
+      if (lookFds_[i].revents != 0 && in.fd == lookFds_[i].fd) readFrom(in);
+    }
+    result.frames = deliveredFrames_ - framesBefore;
+    result.bytes = receivedBytes_ - bytesBefore;
+    waiterFrames_.fetch_add(result.frames, std::memory_order_relaxed);
+  }
+  for (const Incoming* in : lookConnections_) result.midFrame |= in->state == Incoming::State::Payload;
+  return result;
+}
+
 BulkLink::WaiterRead BulkLink::readAsWaiter(std::chrono::milliseconds timeout) {
+  if (timeout.count() <= 0) return lookAsWaiter();
   using Clock = std::chrono::steady_clock;
   std::vector<pollfd> fds;
   {

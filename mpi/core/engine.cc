@@ -590,6 +590,12 @@ void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool 
   spinEveryPeer_ = spinNamed || !threadedPeers;
 }
 
+void Engine::setOversubscribed(bool oversubscribed) {
+  const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
+  if (forced >= 0) oversubscribed = forced != 0;
+  bulkLooksPerYield_ = oversubscribed ? 1 : kBulkLooksPerYield;
+}
+
 void Engine::watchCoreContention(ContentionWatch::Settings settings) {
   contention_ = ContentionWatch(settings);
   watchContention_.store(true, std::memory_order_relaxed);
@@ -671,11 +677,12 @@ bool Engine::readBulkUntil(transport::FunctionRef<bool()> ready) {
   // near, as the bulk I/O thread does after a frame; then poll in slices, after which the
   // loop looks whether the job is ending.
   auto lastTraffic = std::chrono::steady_clock::now();
+  unsigned empty = 0;
   while (!ready() && !abortedFlag_.load(std::memory_order_acquire)) {
     const bool spin = std::chrono::steady_clock::now() - lastTraffic < bulkSpin_;
     if (fabric_.readBulkInWait(spin ? std::chrono::milliseconds(0) : receiveRecheck_)) {
       lastTraffic = std::chrono::steady_clock::now();
-    } else if (spin) {
+    } else if (spin && ++empty % bulkLooksPerYield_ == 0) {
       std::this_thread::yield();
     }
   }

@@ -161,6 +161,16 @@ class Engine {
   // ZMPI_SPIN_US names a spin.
   void setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers = true, bool threadedPeers = false);
   unsigned pollsPerYield() const { return pollsPerYield_.load(std::memory_order_relaxed); }
+  // How many empty looks at the bulk connections a waiting thread makes between two yields
+  // (readBulkUntil): one when the host has more ranks than CPUs (a rank beside it may be
+  // waiting for this CPU; 4 ranks forced tcp took 2x as long with 16), else
+  // kBulkLooksPerYield. A look is a poll() already, and a yield after each was half of
+  // what a forced-tcp 8 B ping-pong spent between messages (9.8 -> 8.8 us one way with 8,
+  // 2-rank collectives and 64 KiB-4 MiB unchanged). ZMPI_YIELD_WHEN_IDLE=1 yields after
+  // every look, =0 every kBulkLooksPerYield. Call before the progress thread starts.
+  void setOversubscribed(bool oversubscribed);
+  unsigned bulkLooksPerYield() const { return bulkLooksPerYield_; }
+  static constexpr unsigned kBulkLooksPerYield = 8;
   // A rank bound to its core by default (not by an explicit ZMPI_BIND_TO) watches its spins'
   // yields and unbinds when another process contests the core (contention_watch.h). Call
   // before the progress thread starts. `settings` only for tests.
@@ -307,8 +317,9 @@ class Engine {
   std::atomic<int> measuredYieldsLeft_{0};
   std::atomic<bool> watchContention_{false};
   std::mutex contentionMutex_;
-  ContentionWatch contention_;  // guarded by contentionMutex_
-  bool spinEveryPeer_ = true;   // false: only waits on same-host peers spin (setSpinPolicy)
+  ContentionWatch contention_;                       // guarded by contentionMutex_
+  bool spinEveryPeer_ = true;                        // false: only waits on same-host peers spin (setSpinPolicy)
+  unsigned bulkLooksPerYield_ = kBulkLooksPerYield;  // setOversubscribed
   PollRegistration polling_;
   bool waitersReceive_ = false;
   ReceiveLease lease_;

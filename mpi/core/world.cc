@@ -90,10 +90,12 @@ World::World(const WorldConfig& config)
   }
   engine_ = std::make_unique<Engine>(rank_, size_, jobHash_, *fabric_);
   const auto sameHost = std::count(hosts_.begin(), hosts_.end(), hosts_[static_cast<size_t>(rank_)]);
+  const bool oversubscribed = !mock_ && sameHost > cpusAllowedAtStart();
+  engine_->setOversubscribed(oversubscribed);
   // Also when some peer is reached over zmq: its messages need zmq's I/O thread and our
   // progress thread, and a thread spinning without yielding on one of 2 cores starves them
   // (forced-tcp 8 B ping-pong 37 -> 88 us; raw zmq 21 us).
-  engine_->setSpinPolicy(!mock_ && (sameHost > cpusAllowedAtStart() || fabric_->hasThreadedPeers()), boundToCpus(),
+  engine_->setSpinPolicy(oversubscribed || (!mock_ && fabric_->hasThreadedPeers()), boundToCpus(),
                          mock_ || fabric_->hasFastPeers(), !mock_ && fabric_->hasThreadedPeers());
   // Bound by default, not on request: give the core up when another process contests it.
   if (!mock_ && boundToCpus() && environmentString("ZMPI_BIND_TO").empty() &&

@@ -109,6 +109,25 @@ TEST_CASE("a spin yields after every poll when oversubscribed; ZMPI_YIELD_WHEN_I
   ::unsetenv("ZMPI_YIELD_WHEN_IDLE");
 }
 
+TEST_CASE("a bulk wait yields after every look only when oversubscribed; ZMPI_YIELD_WHEN_IDLE overrides",
+          "[engine][mock]") {
+  MockFabric fabric(std::make_shared<MockNetwork>(1), 0);
+  Engine engine(0, 1, 0, fabric);
+  CHECK(engine.bulkLooksPerYield() == Engine::kBulkLooksPerYield);
+  CHECK(Engine::kBulkLooksPerYield > 1);
+  engine.setOversubscribed(true);
+  CHECK(engine.bulkLooksPerYield() == 1);
+  engine.setOversubscribed(false);
+  CHECK(engine.bulkLooksPerYield() == Engine::kBulkLooksPerYield);
+  ::setenv("ZMPI_YIELD_WHEN_IDLE", "1", 1);
+  engine.setOversubscribed(false);
+  CHECK(engine.bulkLooksPerYield() == 1);
+  ::setenv("ZMPI_YIELD_WHEN_IDLE", "0", 1);
+  engine.setOversubscribed(true);
+  CHECK(engine.bulkLooksPerYield() == Engine::kBulkLooksPerYield);
+  ::unsetenv("ZMPI_YIELD_WHEN_IDLE");
+}
+
 TEST_CASE("a rank without same-host peers does not spin, unless ZMPI_SPIN_US names a spin", "[engine][mock]") {
   MockFabric fabric(std::make_shared<MockNetwork>(1), 0);
   Engine engine(0, 1, 0, fabric);
