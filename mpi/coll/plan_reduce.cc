@@ -72,7 +72,7 @@ Plan planAllreduce(Communicator& comm, const void* sendbuf, void* recvbuf, int c
   char* acc = workspace(*s, reduction, reduction.count(), recvbuf, true);
   copyBytes(*s, inputOf(reduction, sendbuf, recvbuf), acc, reduction.bytes());
   switch (selectAllreduce(reduction.bytes(), reduction.count(), comm.size(), reduction.commutative(),
-                          reduction.splittable())) {
+                          reduction.splittable(), pairEagerLimit(comm))) {
     case AllreduceAlgorithm::RecursiveDoubling:
       allreduceRecursiveDoubling(*s, reduction, acc);
       break;

@@ -63,6 +63,13 @@ std::size_t segmentBytes(Communicator& comm) {
   return kSegmentBytes;
 }
 
+std::size_t pairEagerLimit(Communicator& comm) {
+  if (comm.size() != 2) return 0;
+  const Engine& engine = comm.world().engine();
+  const int peer = comm.worldRankOf(1 - comm.rank());
+  return engine.reachesThroughRings(peer) ? 0 : engine.eagerLimitTo(peer);
+}
+
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks) {
   const std::string name = forced("BCAST");
   if (name == "binomial") return BcastAlgorithm::Binomial;
@@ -73,7 +80,8 @@ BcastAlgorithm selectBcast(std::size_t bytes, int ranks) {
              : BcastAlgorithm::Binomial;
 }
 
-AllreduceAlgorithm selectAllreduce(std::size_t bytes, std::size_t count, int ranks, bool commutative, bool splittable) {
+AllreduceAlgorithm selectAllreduce(std::size_t bytes, std::size_t count, int ranks, bool commutative, bool splittable,
+                                   std::size_t pairEagerLimit) {
   // Rabenseifner cuts the operand into p' chunks; with fewer elements than that the
   // halving rounds move empty chunks and recursive doubling is strictly better.
   const bool rabenseifnerFits = splittable && count >= static_cast<std::size_t>(largestPowerOfTwoAtMost(ranks));
@@ -85,8 +93,11 @@ AllreduceAlgorithm selectAllreduce(std::size_t bytes, std::size_t count, int ran
   if (!name.empty() && name != "rabenseifner" && name != "ring") {
     unknown("ALLREDUCE", name, "recursive_doubling, rabenseifner, ring");
   }
-  return bytes >= kAllreduceLargeMinBytes && rabenseifnerFits && ranks > 1 ? AllreduceAlgorithm::Rabenseifner
-                                                                           : AllreduceAlgorithm::RecursiveDoubling;
+  const bool oneExchangeWins =
+      ranks == 2 && pairEagerLimit > 0 && bytes > 2 * pairEagerLimit && bytes <= kAllreduceTwoRanksDoublingMaxBytes;
+  return bytes >= kAllreduceLargeMinBytes && rabenseifnerFits && ranks > 1 && !oneExchangeWins
+             ? AllreduceAlgorithm::Rabenseifner
+             : AllreduceAlgorithm::RecursiveDoubling;
 }
 
 AllgatherAlgorithm selectAllgather(std::size_t totalBytes, int ranks) {

@@ -80,7 +80,17 @@ std::size_t segmentBytes(Communicator& comm);
 
 BcastAlgorithm selectBcast(std::size_t bytes, int ranks);
 // `splittable`: the datatype can be cut into element ranges (Reduction::splittable).
-AllreduceAlgorithm selectAllreduce(std::size_t bytes, std::size_t count, int ranks, bool commutative, bool splittable);
+// `pairEagerLimit`: on 2 ranks whose peer is reached over tcp or ipc (not the same-host
+// rings), the eager limit to it (the same both ways), else 0. There Rabenseifner's two
+// exchanges of half the operand each pay a rendezvous once a half is above that limit,
+// and recursive doubling's one exchange is faster up to kAllreduceTwoRanksDoublingMaxBytes
+// (forced tcp, 2 ranks, 3 alternating rounds, us: 128 KiB 157 vs 91, 512 KiB 283 vs 221,
+// 1 MiB 444 vs 369; 64 KiB, halves eager, 50 vs 80; 2 MiB 686-724 vs 943).
+AllreduceAlgorithm selectAllreduce(std::size_t bytes, std::size_t count, int ranks, bool commutative, bool splittable,
+                                   std::size_t pairEagerLimit = 0);
+inline constexpr std::size_t kAllreduceTwoRanksDoublingMaxBytes = 1024 * 1024;
+// selectAllreduce's `pairEagerLimit` for `comm`.
+std::size_t pairEagerLimit(Communicator& comm);
 AllgatherAlgorithm selectAllgather(std::size_t totalBytes, int ranks);
 RootedAlgorithm selectGather(std::size_t totalBytes, int ranks);
 RootedAlgorithm selectScatter(std::size_t totalBytes, int ranks);

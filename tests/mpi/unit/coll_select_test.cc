@@ -20,6 +20,16 @@ TEST_CASE("default choices follow message size and rank count", "[coll][select]"
   CHECK(selectAllreduce(kAllreduceLargeMinBytes, 16384, 8, false, true) == AllreduceAlgorithm::Rabenseifner);
   CHECK(selectAllreduce(kAllreduceLargeMinBytes, 16384, 8, true, false) == AllreduceAlgorithm::RecursiveDoubling);
   CHECK(selectAllreduce(kAllreduceLargeMinBytes, 3, 8, true, true) == AllreduceAlgorithm::RecursiveDoubling);
+  // 2 ranks over tcp: one exchange while Rabenseifner's halves would each need a rendezvous.
+  constexpr std::size_t eager = 32 * 1024;
+  CHECK(selectAllreduce(2 * eager, 16384, 2, true, true, eager) == AllreduceAlgorithm::Rabenseifner);  // halves eager
+  CHECK(selectAllreduce(256 * 1024, 65536, 2, true, true, eager) == AllreduceAlgorithm::RecursiveDoubling);
+  CHECK(selectAllreduce(kAllreduceTwoRanksDoublingMaxBytes, 1 << 18, 2, true, true, eager) ==
+        AllreduceAlgorithm::RecursiveDoubling);
+  CHECK(selectAllreduce(2 * kAllreduceTwoRanksDoublingMaxBytes, 1 << 19, 2, true, true, eager) ==
+        AllreduceAlgorithm::Rabenseifner);
+  CHECK(selectAllreduce(256 * 1024, 65536, 2, true, true) == AllreduceAlgorithm::Rabenseifner);  // same host
+  CHECK(selectAllreduce(256 * 1024, 65536, 4, true, true, eager) == AllreduceAlgorithm::Rabenseifner);
 
   CHECK(selectAllgather(64, 8) == AllgatherAlgorithm::RecursiveDoubling);
   CHECK(selectAllgather(64, 6) == AllgatherAlgorithm::Bruck);
@@ -36,6 +46,10 @@ TEST_CASE("ZMPI_COLL_* forces an algorithm where it applies", "[coll][select]") 
     CHECK(selectAllreduce(64, 16, 8, true, true) == AllreduceAlgorithm::Ring);
     // Ring needs a commutative op: a non-commutative one gets the default.
     CHECK(selectAllreduce(64, 16, 8, false, true) == AllreduceAlgorithm::RecursiveDoubling);
+  }
+  {
+    ForceAlgorithm force("ALLREDUCE", "rabenseifner");  // wins over the 2-rank tcp rule
+    CHECK(selectAllreduce(256 * 1024, 65536, 2, true, true, 32 * 1024) == AllreduceAlgorithm::Rabenseifner);
   }
   {
     ForceAlgorithm force("ALLGATHER", "recursive_doubling");
