@@ -548,6 +548,59 @@ void BulkLink::run() {
   }
 }
 
+void BulkLink::announceWaiter(std::chrono::steady_clock::time_point now, std::chrono::nanoseconds stay) {
+  // Announced before the look, so that the I/O thread stops reading these connections
+  // (from its next decision on, made under this mutex). Finite: the I/O thread sleeps
+  // until then at most, and takes them back if nobody read since. Coming back after the
+  // linger, the I/O thread is told at once, out of a poll that may include them.
+  const int64_t at = now.time_since_epoch().count();
+  const bool back = waiterUntil_.load(std::memory_order_relaxed) <= at;
+  waiterUntil_.store(at + stay.count(), std::memory_order_release);
+  if (back) wakeThread();
+}
+
+std::size_t BulkLink::waiterPollSet(std::vector<pollfd>& fds) const {
+  fds.clear();
+  for (const auto& in : incoming_) {
+    if (in->fd >= 0 && in->peer >= 0) fds.push_back({in->fd, POLLIN, 0});
+  }
+  const std::size_t connections = fds.size();
+  // The wake-up meant for a sleeping waiter is taken by any look, or the next sleep ends at once.
+  fds.push_back({waiterWakeFd_, POLLIN, 0});
+  return connections;
+}
+
+void BulkLink::readPolled(const std::vector<pollfd>& fds, std::size_t connections, WaiterRead& result) {
+  if (fds[connections].revents != 0) {
+    uint64_t count;
+    [[maybe_unused]] const ssize_t n = ::read(waiterWakeFd_, &count, sizeof count);
+    result.woken = true;
+  }
+  // By fd, not by the poll's entries: when the mutex was let go during the poll, the I/O
+  // thread may have finished with one and erased it (an fd number reused since is another
+  // authenticated connection, which a non-blocking read does no harm).
+  const uint64_t framesBefore = deliveredFrames_;
+  const uint64_t bytesBefore = receivedBytes_;
+  for (auto& in : incoming_) {
+    if (stopping_.load()) break;
+    if (in->fd < 0 || in->peer < 0) continue;
+    for (std::size_t i = 0; i < connections; ++i) {
+      if (fds[i].fd == in->fd && fds[i].revents != 0) {
+        readFrom(*in);
+        break;
+      }
+    }
+  }
+  result.frames = deliveredFrames_ - framesBefore;
+  result.bytes = receivedBytes_ - bytesBefore;
+  waiterFrames_.fetch_add(result.frames, std::memory_order_relaxed);
+}
+
+bool BulkLink::payloadUnderWay() const {
+  return std::any_of(incoming_.begin(), incoming_.end(),
+                     [](const auto& in) { return in->peer >= 0 && in->state == Incoming::State::Payload; });
+}
+
 BulkLink::WaiterRead BulkLink::lookAsWaiter() {
   // Everything under one hold of the mutex: the announcement, the look (poll with no
   // timeout), the reads and what the caller is told. The I/O thread decides under the
@@ -556,36 +609,10 @@ BulkLink::WaiterRead BulkLink::lookAsWaiter() {
   WaiterRead result;
   std::lock_guard lock(incomingMutex_);
   if (stopping_.load()) return result;
-  const int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
-  const bool back = waiterUntil_.load(std::memory_order_relaxed) <= now;
-  waiterUntil_.store(now + std::chrono::nanoseconds(waiterLinger_).count(), std::memory_order_release);
-  if (back) wakeThread();
-  lookFds_.clear();
-  lookConnections_.clear();
-  for (auto& in : incoming_) {
-    if (in->fd < 0 || in->peer < 0) continue;
-    lookFds_.push_back({in->fd, POLLIN, 0});
-    lookConnections_.push_back(in.get());
-  }
-  // The wake-up meant for a sleeping waiter is taken here too, or the next sleep ends at once.
-  lookFds_.push_back({waiterWakeFd_, POLLIN, 0});
-  if (::poll(lookFds_.data(), lookFds_.size(), 0) > 0) {
-    if (lookFds_.back().revents != 0) {
-      uint64_t count;
-      [[maybe_unused]] const ssize_t n = ::read(waiterWakeFd_, &count, sizeof count);
-      result.woken = true;
-    }
-    const uint64_t framesBefore = deliveredFrames_;
-    const uint64_t bytesBefore = receivedBytes_;
-    for (std::size_t i = 0; i < lookConnections_.size() && !stopping_.load(); ++i) {
-      Incoming& in = *lookConnections_[i];
-      if (lookFds_[i].revents != 0 && in.fd == lookFds_[i].fd) readFrom(in);
-    }
-    result.frames = deliveredFrames_ - framesBefore;
-    result.bytes = receivedBytes_ - bytesBefore;
-    waiterFrames_.fetch_add(result.frames, std::memory_order_relaxed);
-  }
-  for (const Incoming* in : lookConnections_) result.midFrame |= in->state == Incoming::State::Payload;
+  announceWaiter(std::chrono::steady_clock::now(), waiterLinger_);
+  const std::size_t connections = waiterPollSet(lookFds_);
+  if (::poll(lookFds_.data(), lookFds_.size(), 0) > 0) readPolled(lookFds_, connections, result);
+  result.midFrame = payloadUnderWay();
   return result;
 }
 
@@ -593,62 +620,24 @@ BulkLink::WaiterRead BulkLink::readAsWaiter(std::chrono::milliseconds timeout) {
   if (timeout.count() <= 0) return lookAsWaiter();
   using Clock = std::chrono::steady_clock;
   std::vector<pollfd> fds;
+  std::size_t connections;
   {
     std::lock_guard lock(incomingMutex_);
     if (stopping_.load()) return {};
-    // Announced before the look, so that the I/O thread stops reading these connections
-    // (from its next decision on, made under this mutex). Finite: the I/O thread sleeps
-    // until then at most, and takes them back if nobody read since. Coming back after the
-    // linger, the I/O thread is told at once, out of a poll that may include them.
-    const auto now = Clock::now();
-    const bool back = waiterUntil_.load(std::memory_order_relaxed) <= now.time_since_epoch().count();
-    waiterUntil_.store((now + timeout + waiterLinger_).time_since_epoch().count(), std::memory_order_release);
-    if (back) wakeThread();
-    for (auto& in : incoming_) {
-      if (in->fd >= 0 && in->peer >= 0) fds.push_back({in->fd, POLLIN, 0});
-    }
+    announceWaiter(Clock::now(), timeout + waiterLinger_);
+    connections = waiterPollSet(fds);
   }
-  const std::size_t connections = fds.size();
-  fds.push_back({waiterWakeFd_, POLLIN, 0});
   WaiterRead result;
   const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(timeout.count()));
-  if (ready > 0 && fds.back().revents != 0) {
-    uint64_t count;
-    [[maybe_unused]] const ssize_t n = ::read(waiterWakeFd_, &count, sizeof count);
-    result.woken = true;
-  }
-  if (ready > 0) {
-    // By fd, not by the look's entries: the I/O thread may have finished with one and
-    // erased it meanwhile (an fd number reused since is another authenticated connection,
-    // which a non-blocking read does no harm).
-    std::lock_guard lock(incomingMutex_);
-    const uint64_t framesBefore = deliveredFrames_;
-    const uint64_t bytesBefore = receivedBytes_;
-    for (auto& in : incoming_) {
-      if (stopping_.load()) break;
-      if (in->fd < 0 || in->peer < 0) continue;
-      for (std::size_t i = 0; i < connections; ++i) {
-        if (fds[i].fd == in->fd && fds[i].revents != 0) {
-          readFrom(*in);
-          break;
-        }
-      }
-    }
-    result.frames = deliveredFrames_ - framesBefore;
-    result.bytes = receivedBytes_ - bytesBefore;
-    waiterFrames_.fetch_add(result.frames, std::memory_order_relaxed);
-  }
   {
     std::lock_guard lock(incomingMutex_);
-    for (auto& in : incoming_) result.midFrame |= in->peer >= 0 && in->state == Incoming::State::Payload;
-  }
-  {
-    std::lock_guard lock(incomingMutex_);
+    if (ready > 0) readPolled(fds, connections, result);
+    result.midFrame = payloadUnderWay();
     waiterUntil_.store((Clock::now() + waiterLinger_).time_since_epoch().count(), std::memory_order_release);
   }
   // After a poll that may have ended early, the I/O thread, asleep until the end of the
   // timeout, looks again: it takes the connections back after the linger, not the timeout.
-  if (timeout.count() > 0) wakeThread();
+  wakeThread();
   return result;
 }
 

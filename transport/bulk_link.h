@@ -125,6 +125,16 @@ class BulkLink {
   // readAsWaiter without a timeout: one look, as a spinning waiter makes thousands of a
   // second -- one hold of the mutex, one clock reading, no allocation.
   WaiterRead lookAsWaiter();
+  // The pieces of a waiter's look, incomingMutex_ held. Tells the I/O thread a waiter reads
+  // the connections until `now` + `stay`.
+  void announceWaiter(std::chrono::steady_clock::time_point now, std::chrono::nanoseconds stay);
+  // Fills `fds` with the authenticated incoming connections, then the waiter's wake-up fd
+  // (at the returned index, the number of connections).
+  std::size_t waiterPollSet(std::vector<pollfd>& fds) const;
+  // Takes the wake-up and reads the connections a poll of waiterPollSet's `fds` found
+  // ready, adding what it delivered to `result`.
+  void readPolled(const std::vector<pollfd>& fds, std::size_t connections, WaiterRead& result);
+  bool payloadUnderWay() const;
   // Starts and finishes the frames whose headers wait in `in`'s staging buffer, as far as
   // their payloads are there; false when the connection is finished with (a refused frame).
   bool takeStagedFrames(Incoming& in);
@@ -189,10 +199,8 @@ class BulkLink {
   std::atomic<int64_t> waiterUntil_{0};
   std::chrono::milliseconds waiterLinger_ = kWaiterLinger;
   std::atomic<uint64_t> waiterFrames_{0};
-  // lookAsWaiter's poll set and the connections its entries stand for (guarded by
-  // incomingMutex_; kept to keep their capacity).
+  // lookAsWaiter's poll set (guarded by incomingMutex_; kept to keep its capacity).
   std::vector<pollfd> lookFds_;
-  std::vector<Incoming*> lookConnections_;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> refused_{0};

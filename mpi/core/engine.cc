@@ -576,9 +576,16 @@ bool Engine::spinUntil(transport::FunctionRef<bool()> ready, uint64_t transferBy
   return ready();
 }
 
-void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool threadedPeers) {
+namespace {
+// ZMPI_YIELD_WHEN_IDLE=0/1 if set, else `chosen`: whether spins give the CPU away at every look.
+bool yieldWhenIdleOr(bool chosen) {
   const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
-  if (forced >= 0) yieldWhenIdle = forced != 0;
+  return forced >= 0 ? forced != 0 : chosen;
+}
+}  // namespace
+
+void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool threadedPeers) {
+  yieldWhenIdle = yieldWhenIdleOr(yieldWhenIdle);
   pollsPerYield_.store(yieldWhenIdle ? 1
                        : bound       ? kPollsPerYieldBound
                                      : kPollsPerYieldUnbound,
@@ -591,9 +598,7 @@ void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool 
 }
 
 void Engine::setOversubscribed(bool oversubscribed) {
-  const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
-  if (forced >= 0) oversubscribed = forced != 0;
-  bulkLooksPerYield_ = oversubscribed ? 1 : kBulkLooksPerYield;
+  bulkLooksPerYield_ = yieldWhenIdleOr(oversubscribed) ? 1 : kBulkLooksPerYield;
 }
 
 void Engine::watchCoreContention(ContentionWatch::Settings settings) {
