@@ -97,13 +97,20 @@ struct BulkLink::Peer {
   uint16_t port = 0;
   State state = State::Untried;
   Outgoing out;
+  // `out` is the pair's lasting connection: the one the lower rank made (see
+  // shareWithOutgoing).
+  bool outLasting = false;
 };
 
 struct BulkLink::Incoming {
   enum class State { Hello, Proof, Header, Payload };
   int fd = -1;
   std::string from;  // address, for log lines
-  int peer = -1;     // the authenticated client rank
+  int peer = -1;     // the authenticated rank at the other end
+  // Our frames to `peer` go out on this connection too: the dup of fd that Peer::out
+  // holds, or -1 (we write to the peer on another connection, or not at all).
+  int outFd = -1;
+  bool ours = false;  // we made the connection (else accepted it)
   State state = State::Hello;
   std::chrono::steady_clock::time_point deadline;   // of the handshake
   std::array<uint8_t, sizeof(WireHeader)> small{};  // Hello, Proof or header, as it arrives
@@ -196,6 +203,7 @@ void BulkLink::stop() {
   wakeThread();
   if (thread_.joinable()) thread_.join();
   std::lock_guard lock(incomingMutex_);
+  takeJoining();
   for (auto& in : incoming_) {
     if (in->fd >= 0) ::close(in->fd);
   }
@@ -286,22 +294,86 @@ bool BulkLink::connected(int peer) {
   }
   std::string why;
   const int fd = connectTo(peer, why);
+  // The peer writes its frames to us on this connection (unless it already had one to us
+  // when it took ours): read from now on, whichever connection our frames take.
+  const int readFd = fd >= 0 && !stopping_.load() ? ::fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+  bool published = false;
+  bool ready = false;
   {
     std::lock_guard lock(p.mutex);
-    if (fd < 0 || stopping_.load()) {
+    if (readFd < 0) {
       if (fd >= 0) ::close(fd);
-      // Once per peer: from now on its bulk data takes the zmq path.
-      p.state = Peer::State::Unavailable;
-      log::get("transport")
-          ->debug("no bulk data connection to rank {} at {}:{} ({}); using zmq", peer, p.host, p.port, why);
-      return false;
+      if (fd >= 0 && !stopping_.load()) why = errnoText("dup");
+      if (p.state == Peer::State::Untried) {
+        // Once per peer: from now on its bulk data takes the zmq path.
+        p.state = Peer::State::Unavailable;
+        log::get("transport")
+            ->debug("no bulk data connection to rank {} at {}:{} ({}); using zmq", peer, p.host, p.port, why);
+      }
+      return p.state == Peer::State::Ready;
     }
-    p.out.fd = fd;
-    p.state = Peer::State::Ready;
-    log::get("transport")->debug("bulk data connection to rank {} at {}:{}", peer, p.host, p.port);
+    // The peer's connection to us, accepted while we connected, may carry ours already.
+    if (p.state == Peer::State::Untried) {
+      p.out.fd = fd;
+      p.state = Peer::State::Ready;
+      p.outLasting = rank_ < peer;
+      published = true;
+      log::get("transport")->debug("bulk data connection to rank {} at {}:{}", peer, p.host, p.port);
+    } else {
+      ::close(fd);
+    }
+    ready = p.state == Peer::State::Ready;
+  }
+  auto reader = std::make_unique<Incoming>();
+  reader->fd = readFd;
+  reader->from = p.host + ":" + std::to_string(p.port);
+  reader->peer = peer;
+  reader->outFd = published ? fd : -1;
+  reader->ours = true;
+  reader->state = Incoming::State::Header;
+  {
+    // Not incomingMutex_: this thread may hold it already (a frame it delivers asked for
+    // this send). The I/O thread and the waiters take it in at their next look.
+    std::lock_guard lock(joiningMutex_);
+    joining_.push_back(std::move(reader));
+    joiningCount_.store(joining_.size(), std::memory_order_release);
   }
   wakeThread();  // it watches the new connection from now on
-  return true;
+  return ready;
+}
+
+void BulkLink::takeJoining() {
+  if (joiningCount_.load(std::memory_order_acquire) == 0) return;
+  std::vector<std::unique_ptr<Incoming>> joined;
+  {
+    std::lock_guard lock(joiningMutex_);
+    joined.swap(joining_);
+    joiningCount_.store(0, std::memory_order_release);
+  }
+  for (auto& in : joined) {
+    incoming_.push_back(std::move(in));
+    if (incoming_.back()->outFd < 0) shareWithOutgoing(*incoming_.back());
+  }
+}
+
+void BulkLink::dropSharedOutgoing(Incoming& in, const std::string& why) {
+  if (in.outFd < 0) return;
+  Peer& p = *peers_[static_cast<std::size_t>(in.peer)];
+  bool lost = false;
+  {
+    std::lock_guard lock(p.mutex);
+    if (p.out.fd != in.outFd) return;
+    lost = !p.out.queue.empty();
+    ::close(p.out.fd);
+    p.out.fd = -1;
+    p.out.queue.clear();
+    p.state = Peer::State::Unavailable;  // later frames to it take the zmq path
+  }
+  in.outFd = -1;
+  if (lost) {
+    handlers_.failed(in.peer,
+                     "bulk data connection to rank " + std::to_string(in.peer) + " broke mid-transfer: " + why);
+  }
 }
 
 bool BulkLink::prepare(int peer) {
@@ -424,6 +496,7 @@ void BulkLink::run() {
     bool busy = false;
     {
       std::lock_guard lock(incomingMutex_);
+      takeJoining();
       for (auto& in : incoming_) {
         if (in->fd < 0 || (waiterReads && in->peer >= 0)) continue;
         fds.push_back({in->fd, POLLIN, 0});
@@ -451,16 +524,16 @@ void BulkLink::run() {
     for (int r = 0; r < worldSize_; ++r) {
       Peer& p = *peers_[static_cast<std::size_t>(r)];
       std::lock_guard lock(p.mutex);
-      if (p.out.fd < 0) continue;
-      // Readable: the peer never writes after accepting, so this is its end (EOF, reset).
-      fds.push_back({p.out.fd, static_cast<short>(POLLIN | (p.out.queue.empty() ? 0 : POLLOUT)), 0});
+      // Only to finish writes: the socket's reads, its end included, are an Incoming's.
+      if (p.out.fd < 0 || p.out.queue.empty()) continue;
+      fds.push_back({p.out.fd, POLLOUT, 0});
       outPeers.push_back(r);
     }
     // While a frame is under way in either direction, poll without sleeping for a while:
     // on a VM a sleeping reader costs the writer an inter-processor wake-up per segment.
     // Not while the CPU is contested (the gate): there each yield gives it away for a
     // whole time slice of a busy process.
-    for (std::size_t i = 2 + polledIn.size(); i < fds.size(); ++i) busy |= (fds[i].events & POLLOUT) != 0;
+    busy |= !outPeers.empty();  // each polled to finish a queued write
     if (busy) lastBusy = now;
     const bool wantSpin = now - lastBusy < spinTime_;
     const bool spin = wantSpin && gate.allows(now);
@@ -518,14 +591,10 @@ void BulkLink::run() {
       {
         std::lock_guard lock(p.mutex);
         if (p.out.fd != fds[at].fd) continue;
-        if (events & POLLOUT) broken = !writeSome(p.out, finished, why);
-        if (!broken && (events & (POLLIN | POLLERR | POLLHUP))) {
-          uint8_t byte;
-          const ssize_t n = ::recv(p.out.fd, &byte, 1, MSG_DONTWAIT);
-          if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) || n > 0) {
-            broken = true;
-            why = n == 0 ? "closed by the peer" : n > 0 ? "unexpected bytes from the peer" : errnoText("recv");
-          }
+        broken = !writeSome(p.out, finished, why);
+        if (!broken && (events & (POLLERR | POLLHUP)) && !p.out.queue.empty()) {
+          broken = true;
+          why = "closed by the peer";
         }
         if (broken) {
           const bool lost = !p.out.queue.empty();
@@ -609,6 +678,7 @@ BulkLink::WaiterRead BulkLink::lookAsWaiter() {
   WaiterRead result;
   std::lock_guard lock(incomingMutex_);
   if (stopping_.load()) return result;
+  takeJoining();
   announceWaiter(std::chrono::steady_clock::now(), waiterLinger_);
   const std::size_t connections = waiterPollSet(lookFds_);
   if (::poll(lookFds_.data(), lookFds_.size(), 0) > 0) readPolled(lookFds_, connections, result);
@@ -624,6 +694,7 @@ BulkLink::WaiterRead BulkLink::readAsWaiter(std::chrono::milliseconds timeout) {
   {
     std::lock_guard lock(incomingMutex_);
     if (stopping_.load()) return {};
+    takeJoining();
     announceWaiter(Clock::now(), timeout + waiterLinger_);
     connections = waiterPollSet(fds);
   }
@@ -724,6 +795,7 @@ bool BulkLink::readFrom(Incoming& in) {
       const std::string why = n == 0 ? "closed by the peer" : errnoText("recv");
       ::close(in.fd);
       in.fd = -1;
+      dropSharedOutgoing(in, why);
       // Between frames the peer is done with us; within one, bytes are lost.
       if (in.state != Incoming::State::Header || in.stagedEnd > in.stagedBegin) {
         handlers_.failed(in.peer,
@@ -783,8 +855,43 @@ bool BulkLink::handshakeStep(Incoming& in) {
   in.peer = static_cast<int>(client);
   in.state = Incoming::State::Header;
   in.got = 0;
-  accepted_.fetch_add(1);
+  shareWithOutgoing(in);
+  accepted_.fetch_add(1);  // after: a test that sees the count sees our frames' connection
   return true;
+}
+
+void BulkLink::shareWithOutgoing(Incoming& in) {
+  // One connection per pair carries both directions, so that a reply carries the TCP
+  // acknowledgement of what it answers. On a connection per direction each small frame's
+  // receiver sends a bare ACK for every other one, from inside its recv(): between hosts
+  // (veth) 1.5 packets a message instead of 1.
+  // Our frames take this connection if we have none yet; and move to it from another if
+  // it is the lasting one, the lower rank's, while nothing of ours is queued: when both
+  // ranks connect at once (their first messages cross, as in a barrier), both end on the
+  // lower rank's connection. A frame that moves can overtake one still on the other
+  // connection, which is what the receiving fabric's order gate is for (transport/README).
+  Peer& p = *peers_[static_cast<std::size_t>(in.peer)];
+  const bool lasting = in.ours ? rank_ < in.peer : in.peer < rank_;
+  std::lock_guard lock(p.mutex);
+  const bool take = p.state == Peer::State::Untried ||
+                    (p.state == Peer::State::Ready && lasting && !p.outLasting && p.out.queue.empty());
+  if (!take) return;
+  const int fd = ::fcntl(in.fd, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return;  // we connect ourselves when we first send, or keep the other
+  const int before = p.out.fd;
+  p.out.fd = fd;
+  p.state = Peer::State::Ready;
+  p.outLasting = lasting;
+  in.outFd = fd;
+  if (before >= 0) {
+    ::close(before);
+    for (auto& other : incoming_) {
+      if (other->outFd == before && other->peer == in.peer) other->outFd = -1;
+    }
+  }
+  log::get("transport")
+      ->debug("bulk data connection {} rank {} at {} carries our frames to it", in.ours ? "to" : "from", in.peer,
+              in.from);
 }
 
 bool BulkLink::takeStagedFrames(Incoming& in) {

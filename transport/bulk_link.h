@@ -6,10 +6,13 @@
 // buffer: one copy less and one thread hop less than the zmq path.
 //
 // Each process listens on one port; a sender connects lazily, on its first bulk frame to a
-// peer (one connection per direction and pair), and proves the job's key in a
-// challenge-response (bulk_handshake.h) before it writes anything. One I/O thread per
-// process accepts, authenticates and reads every incoming connection and finishes writes
-// the socket could not take at once; nothing of it blocks on a peer.
+// peer, and both ends prove the job's key in a challenge-response (bulk_handshake.h) before
+// either writes anything. The connection then carries both directions: the peer sends its
+// frames back on it unless it had made one of its own first (so a reply carries the TCP
+// acknowledgement of what it answers, as on Open MPI's one socket per pair). Every
+// connection is read at both ends. One I/O thread per process accepts, authenticates and
+// reads the connections and finishes writes the socket could not take at once; nothing of
+// it blocks on a peer.
 //
 // A frame is a WireHeader (72 bytes, validated as on zmq) and header.payloadBytes bytes.
 // What the bytes mean is the caller's (the mpi fabric): it says where each payload goes
@@ -122,6 +125,13 @@ class BulkLink {
   // Reads what `in` has; false when the connection is finished with (closed by us or it).
   bool readFrom(Incoming& in);
   bool handshakeStep(Incoming& in);
+  // An accepted, authenticated connection: our frames to its client take it too, if we
+  // have no connection to the client yet (incomingMutex_ held).
+  void shareWithOutgoing(Incoming& in);
+  // `in` ended (EOF, error): so did our outgoing connection on its socket, if we had one.
+  void dropSharedOutgoing(Incoming& in, const std::string& why);
+  // Moves the readers of connections we made into incoming_ (incomingMutex_ held).
+  void takeJoining();
   // readAsWaiter without a timeout: one look, as a spinning waiter makes thousands of a
   // second -- one hold of the mutex, one clock reading, no allocation.
   WaiterRead lookAsWaiter();
@@ -191,6 +201,11 @@ class BulkLink {
   // (readAsWaiter) while waiterUntil_ is ahead; guarded by incomingMutex_.
   std::mutex incomingMutex_;
   std::vector<std::unique_ptr<Incoming>> incoming_;
+  // Readers of the connections this process made, on their way into incoming_: the
+  // connecting thread may hold incomingMutex_ already (it sends from a frame it delivers).
+  std::mutex joiningMutex_;
+  std::vector<std::unique_ptr<Incoming>> joining_;
+  std::atomic<std::size_t> joiningCount_{0};
   uint64_t deliveredFrames_ = 0;  // guarded by incomingMutex_
   uint64_t receivedBytes_ = 0;    // guarded by incomingMutex_
   // steady_clock nanoseconds until which a waiter reads the authenticated connections

@@ -241,6 +241,61 @@ TEST_CASE("bulk link: frames of every size arrive intact, placed or not") {
   CHECK(pair.atB.failures().empty());
 }
 
+TEST_CASE("bulk link: the reply takes the connection it answers, one per pair") {
+  Pair pair;
+  REQUIRE(sendAndWait(pair.a, 1, 0, "ping"));
+  REQUIRE(pair.atB.waitFrames(1));
+  // Small and large, placed and not: B writes them on A's connection, A reads them there.
+  const std::vector<std::size_t> sizes = {5, 70000, 3u << 20};
+  for (std::size_t i = 0; i < sizes.size(); ++i) REQUIRE(sendAndWait(pair.b, 0, 1 + i, pattern(1 + i, sizes[i])));
+  REQUIRE(pair.atA.waitFrames(sizes.size()));
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const auto frame = pair.atA.frames()[i];
+    CHECK(frame.peer == 1);
+    CHECK(frame.number == 1 + i);
+    CHECK(frame.bytes == pattern(1 + i, sizes[i]));
+  }
+  CHECK(pair.b.acceptedCount() == 1);
+  CHECK(pair.a.acceptedCount() == 0);  // B never connected
+  CHECK(pair.atA.failures().empty());
+  CHECK(pair.atB.failures().empty());
+}
+
+TEST_CASE("bulk link: frames move to the lower rank's connection when both ranks made one") {
+  Pair pair;
+  // B (rank 1) connects first, so its frames to A take its own connection.
+  REQUIRE(sendAndWait(pair.b, 0, 0, "on B's connection"));
+  REQUIRE(pair.atA.waitFrames(1));
+  // Then rank 0 makes one too (played here by a raw client holding the key, as A would if
+  // its first message had crossed B's): B's frames move to it, rank 0's connection.
+  const int fd = rawConnect(pair.portB);
+  REQUIRE(bulk::clientHandshake(fd, keyOf(1), bulk::makeHello(kJob, 0, 1),
+                                std::chrono::steady_clock::now() + std::chrono::seconds(10))
+              .empty());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (pair.b.acceptedCount() < 1 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  REQUIRE(pair.b.acceptedCount() == 1);
+  REQUIRE(sendAndWait(pair.b, 0, 7, "moved"));
+  WireHeader header;
+  REQUIRE(::recv(fd, &header, sizeof header, MSG_WAITALL) == static_cast<ssize_t>(sizeof header));
+  CHECK(Receiver::numberOf(header) == 7);
+  REQUIRE(header.payloadBytes == 5);
+  char payload[5];
+  REQUIRE(::recv(fd, payload, sizeof payload, MSG_WAITALL) == 5);
+  CHECK(std::string(payload, 5) == "moved");
+  CHECK(pair.atA.frames().size() == 1);
+  // Its end ends B's writing to rank 0: the next frame finds no connection.
+  ::close(fd);
+  const auto closing = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  bool refused = false;
+  while (!refused && std::chrono::steady_clock::now() < closing) {
+    refused = !pair.b.sendCopy(0, frameHeader(8, 3), "end", 3);
+    if (!refused) std::this_thread::yield();
+  }
+  CHECK(refused);
+  CHECK(pair.atB.failures().empty());
+}
+
 TEST_CASE("bulk link: payloads larger than one write's limit go out in pieces, intact") {
   // ZMPI_BULK_WRITE_BYTES caps each sendmsg (the default, just under 1 MiB, is crossed by
   // the sizes of the test above); a small cap makes every frame above it many writes, the
