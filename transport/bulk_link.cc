@@ -356,7 +356,10 @@ void BulkLink::takeJoining() {
   }
 }
 
-void BulkLink::dropSharedOutgoing(Incoming& in, const std::string& why) {
+void BulkLink::closeIncoming(Incoming& in, const std::string& why) {
+  ::close(in.fd);
+  in.fd = -1;
+  // The socket ends with its last descriptor: our outgoing one on it goes too.
   if (in.outFd < 0) return;
   Peer& p = *peers_[static_cast<std::size_t>(in.peer)];
   bool lost = false;
@@ -749,8 +752,7 @@ void BulkLink::refuse(Incoming& in, const std::string& why) {
   const uint64_t n = refused_.fetch_add(1) + 1;
   log::get("transport")
       ->log(log::rejectLevel(n), "refused a bulk data connection from {} ({} so far): {}", in.from, n, why);
-  ::close(in.fd);
-  in.fd = -1;
+  closeIncoming(in, why);
 }
 
 bool BulkLink::readFrom(Incoming& in) {
@@ -793,9 +795,7 @@ bool BulkLink::readFrom(Incoming& in) {
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
     if (n <= 0) {
       const std::string why = n == 0 ? "closed by the peer" : errnoText("recv");
-      ::close(in.fd);
-      in.fd = -1;
-      dropSharedOutgoing(in, why);
+      closeIncoming(in, why);
       // Between frames the peer is done with us; within one, bytes are lost.
       if (in.state != Incoming::State::Header || in.stagedEnd > in.stagedBegin) {
         handlers_.failed(in.peer,
@@ -922,9 +922,8 @@ bool BulkLink::beginFrame(Incoming& in) {
   void* where = nullptr;
   if (why.empty() && !handlers_.place(in.peer, h, where)) why = "a frame the receiver refused";
   if (!why.empty()) {
-    ::close(in.fd);
-    in.fd = -1;
     log::get("transport")->warn("dropped the bulk data connection from rank {} at {}: {}", in.peer, in.from, why);
+    closeIncoming(in, why);
     return false;
   }
   in.placed = where != nullptr;

@@ -61,6 +61,10 @@ class BulkLink {
   // Starts the I/O thread; incoming data is handed to `handlers` from then on.
   void start(Handlers handlers);
 
+  // Frames to one peer arrive in the order sent, except once per pair: when both ranks
+  // connected to each other at once, the higher rank's frames move to the lower rank's
+  // connection and may overtake those still on its own (the caller orders what must be;
+  // the mpi fabric numbers its matching kinds).
   // Sends one frame to `peer`: the header, then `bytes` from `data`, which must stay valid
   // until `done` runs (on this thread if the socket takes everything at once, else on the
   // I/O thread). False, with nothing sent, if there is no usable connection to the peer
@@ -128,8 +132,9 @@ class BulkLink {
   // An accepted, authenticated connection: our frames to its client take it too, if we
   // have no connection to the client yet (incomingMutex_ held).
   void shareWithOutgoing(Incoming& in);
-  // `in` ended (EOF, error): so did our outgoing connection on its socket, if we had one.
-  void dropSharedOutgoing(Incoming& in, const std::string& why);
+  // Closes `in`, and our outgoing connection on its socket if we have one (EOF, an error, a
+  // refused frame: the peer is told by the socket's end).
+  void closeIncoming(Incoming& in, const std::string& why);
   // Moves the readers of connections we made into incoming_ (incomingMutex_ held).
   void takeJoining();
   // readAsWaiter without a timeout: one look, as a spinning waiter makes thousands of a
