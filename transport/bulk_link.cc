@@ -18,6 +18,7 @@
 #include <cstring>
 #include <deque>
 
+#include "transport/congestion.h"
 #include "transport/errors.h"
 #include "transport/log.h"
 #include "transport/sched_slice.h"
@@ -137,7 +138,8 @@ BulkLink::BulkLink(uint64_t jobHash, int rank, int worldSize, const bulk::Key& k
       spinTime_(environmentUs("ZMPI_BULK_SPIN_US", 200)),
       slice_(environmentUs("ZMPI_BULK_SLICE_US", 0)),
       contested_(environmentUs("ZMPI_BULK_CONTESTED_US", 0)),
-      mostPerWrite_(static_cast<std::size_t>(environmentCount("ZMPI_BULK_WRITE_BYTES", kMostPerWrite, 0, "bytes"))) {
+      mostPerWrite_(static_cast<std::size_t>(environmentCount("ZMPI_BULK_WRITE_BYTES", kMostPerWrite, 0, "bytes"))),
+      congestion_(congestionFromEnvironment()) {
   for (int r = 0; r < worldSize; ++r) peers_.push_back(std::make_unique<Peer>());
   wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wakeFd_ < 0) throw TransportError(errnoText("eventfd for the bulk link"));
@@ -267,6 +269,7 @@ int BulkLink::connectTo(int peer, std::string& why) {
   ::freeaddrinfo(found);
   if (fd < 0) return -1;
   noDelay(fd);
+  applyCongestion(fd, congestion_);
   why = bulk::clientHandshake(
       fd, key_, bulk::makeHello(jobHash_, static_cast<uint32_t>(rank_), static_cast<uint32_t>(peer)), deadline);
   if (!why.empty()) {
@@ -740,6 +743,7 @@ void BulkLink::acceptAll() {
       return;
     }
     noDelay(fd);
+    applyCongestion(fd, congestion_);  // it writes too (shareWithOutgoing)
     auto in = std::make_unique<Incoming>();
     in->fd = fd;
     in->from = peerName(fd);

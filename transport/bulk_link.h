@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "transport/bulk_handshake.h"
+#include "transport/congestion.h"
 #include "transport/wire.h"
 
 namespace zmpi::transport {
@@ -197,6 +198,8 @@ class BulkLink {
   // took 2-4 MiB 15% longer: more writes than the cliff needs.
   static constexpr std::size_t kMostPerWrite = 1024 * 1024 - 8 * 1024;
   std::size_t mostPerWrite_;
+  // The TCP congestion control our connections send with (ZMPI_BULK_CONGESTION, congestion.h).
+  CongestionChoice congestion_;
   int listenFd_ = -1;
   int wakeFd_ = -1;        // eventfd: a queued write, or stop
   int waiterWakeFd_ = -1;  // eventfd: ends a waiter's poll (wakeWaiter)

@@ -1,0 +1,64 @@
+#include "transport/congestion.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "transport/errors.h"
+
+namespace zmpi::transport {
+namespace {
+
+bool setCongestion(int fd, const std::string& name) {
+  return ::setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name.data(), static_cast<socklen_t>(name.size())) == 0;
+}
+
+}  // namespace
+
+std::string congestionOf(int fd) {
+  char name[32] = {};
+  socklen_t length = sizeof name;
+  if (::getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name, &length) != 0) return "";
+  return std::string(name, strnlen(name, sizeof name));
+}
+
+CongestionChoice congestionFromEnvironment() {
+  const char* value = std::getenv("ZMPI_BULK_CONGESTION");
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "auto") == 0) return {};
+  if (std::strcmp(value, "system") == 0) return {CongestionChoice::Mode::System, ""};
+  // Checked once, on a socket of our own, so that a typo fails the start, not each connection.
+  const int probe = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (probe < 0) throw TransportError(std::string("socket for checking ZMPI_BULK_CONGESTION: ") + std::strerror(errno));
+  const bool ok = setCongestion(probe, value);
+  const int error = errno;
+  ::close(probe);
+  if (!ok) {
+    throw TransportError(std::string("ZMPI_BULK_CONGESTION=") + value + ": " +
+                         (error == ENOENT ? "no such TCP congestion control in this kernel"
+                          : error == EPERM
+                              ? "not allowed to this process (see /proc/sys/net/ipv4/tcp_allowed_congestion_control)"
+                              : std::strerror(error)) +
+                         "; or auto, system");
+  }
+  return {CongestionChoice::Mode::Named, value};
+}
+
+void applyCongestion(int fd, const CongestionChoice& choice) {
+  switch (choice.mode) {
+    case CongestionChoice::Mode::System:
+      return;
+    case CongestionChoice::Mode::Named:
+      setCongestion(fd, choice.name);
+      return;
+    case CongestionChoice::Mode::Auto:
+      setCongestion(fd, "reno");
+      return;
+  }
+}
+
+}  // namespace zmpi::transport
