@@ -319,7 +319,7 @@ bool BulkLink::connected(int peer) {
     if (p.state == Peer::State::Untried) {
       p.out.fd = fd;
       p.state = Peer::State::Ready;
-      p.outLasting = rank_ < peer;
+      p.outLasting = lasting(/*ours=*/true, peer);
       published = true;
       log::get("transport")->debug("bulk data connection to rank {} at {}:{}", peer, p.host, p.port);
     } else {
@@ -875,17 +875,16 @@ void BulkLink::shareWithOutgoing(Incoming& in) {
   // lower rank's connection. A frame that moves can overtake one still on the other
   // connection, which is what the receiving fabric's order gate is for (transport/README).
   Peer& p = *peers_[static_cast<std::size_t>(in.peer)];
-  const bool lasting = in.ours ? rank_ < in.peer : in.peer < rank_;
   std::lock_guard lock(p.mutex);
-  const bool take = p.state == Peer::State::Untried ||
-                    (p.state == Peer::State::Ready && lasting && !p.outLasting && p.out.queue.empty());
+  const bool take = p.state == Peer::State::Untried || (p.state == Peer::State::Ready && lasting(in.ours, in.peer) &&
+                                                        !p.outLasting && p.out.queue.empty());
   if (!take) return;
   const int fd = ::fcntl(in.fd, F_DUPFD_CLOEXEC, 0);
   if (fd < 0) return;  // we connect ourselves when we first send, or keep the other
   const int before = p.out.fd;
   p.out.fd = fd;
   p.state = Peer::State::Ready;
-  p.outLasting = lasting;
+  p.outLasting = lasting(in.ours, in.peer);
   in.outFd = fd;
   if (before >= 0) {
     ::close(before);

@@ -130,6 +130,8 @@ class BulkLink {
   // Reads what `in` has; false when the connection is finished with (closed by us or it).
   bool readFrom(Incoming& in);
   bool handshakeStep(Incoming& in);
+  // Whether a connection with `peer` is the pair's lasting one: the lower rank made it.
+  bool lasting(bool ours, int peer) const { return ours ? rank_ < peer : peer < rank_; }
   // An accepted, authenticated connection: our frames to its client take it too, if we
   // have no connection to the client yet (incomingMutex_ held).
   void shareWithOutgoing(Incoming& in);

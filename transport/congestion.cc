@@ -29,8 +29,9 @@ std::string congestionOf(int fd) {
 
 CongestionChoice congestionFromEnvironment() {
   const char* value = std::getenv("ZMPI_BULK_CONGESTION");
-  if (value == nullptr || *value == '\0' || std::strcmp(value, "auto") == 0) return {};
-  if (std::strcmp(value, "system") == 0) return {CongestionChoice::Mode::System, ""};
+  // reno needs no check: every kernel has it, and every process may set it.
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "auto") == 0) return {"reno"};
+  if (std::strcmp(value, "system") == 0) return {""};
   // Checked once, on a socket of our own, so that a typo fails the start, not each connection.
   const int probe = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (probe < 0) throw TransportError(std::string("socket for checking ZMPI_BULK_CONGESTION: ") + std::strerror(errno));
@@ -45,20 +46,11 @@ CongestionChoice congestionFromEnvironment() {
                               : std::strerror(error)) +
                          "; or auto, system");
   }
-  return {CongestionChoice::Mode::Named, value};
+  return {value};
 }
 
 void applyCongestion(int fd, const CongestionChoice& choice) {
-  switch (choice.mode) {
-    case CongestionChoice::Mode::System:
-      return;
-    case CongestionChoice::Mode::Named:
-      setCongestion(fd, choice.name);
-      return;
-    case CongestionChoice::Mode::Auto:
-      setCongestion(fd, "reno");
-      return;
-  }
+  if (!choice.name.empty()) setCongestion(fd, choice.name);
 }
 
 }  // namespace zmpi::transport

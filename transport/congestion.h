@@ -23,9 +23,7 @@
 namespace zmpi::transport {
 
 struct CongestionChoice {
-  enum class Mode { Auto, System, Named };
-  Mode mode = Mode::Auto;
-  std::string name;  // Named
+  std::string name;  // the algorithm to set; empty: leave the kernel's ("system")
 };
 
 // ZMPI_BULK_CONGESTION, checked: a name this process cannot set throws TransportError
