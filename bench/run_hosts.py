@@ -22,7 +22,11 @@ Runs, each launched from the namespace "launcher":
             10 s after every rank printed its last line is ended, its figures are kept, and
             the hang is listed under problems
 Every rank runs unbound (--bind-to none): each host's launcher would bind its first rank to
-core 0, and here the hosts share the cores. Prints the ratio table zmpi/peer and writes
+core 0, and here the hosts share the cores. Jobs of one rank per host (ping-pong, 2-rank
+collectives) run each rank on its host's own CPUs (scripts/netns/own-cpu.sh: on 2 cores node1
+on CPU 0, node2 on CPU 1), as on separate machines: unconfined, the kernel now and then
+placed both ranks on one CPU, where every small message waited for a context switch (26 us
+one way instead of 8; --shared-cpus keeps that). Prints the ratio table zmpi/peer and writes
 results.{json,csv,txt,md} and PNG curves into --out. Full run about 10 minutes, --quick
 about 2, --smoke (zmpi only, the ctest bench.hosts_smoke) seconds. Needs root and iproute2
 (exit 77 without them) and holds /tmp/zmpi-netns.lock, as the multi-host test does. Exit
@@ -48,6 +52,7 @@ from run_all import MODES, machine_info  # noqa: E402
 ROOT = suite.ROOT
 HOSTS_SH = os.path.join(ROOT, "scripts", "netns", "hosts.sh")
 RSH = os.path.join(ROOT, "scripts", "netns", "rsh.sh")
+OWN_CPU = os.path.join(ROOT, "scripts", "netns", "own-cpu.sh")
 PREFIX = os.environ.get("ZMPI_NETNS_PREFIX", "zmpi")
 NODES = ["node1", "node2"]
 AGENT_PORT = 7117
@@ -56,15 +61,19 @@ ALL_MPIS = ["zmpi", "ompi-tcp", "mpich"]
 
 class HostsMpi(mpimod.Mpi):
     """An MPI launched in the launcher's namespace onto node1 and node2, half the ranks on
-    each (node1 takes the odd one)."""
+    each (node1 takes the odd one). A job of one rank per host runs each rank on its host's
+    own CPUs (own-cpu.sh), as on separate machines; larger jobs share every core."""
 
     def __init__(self, *args, hosts_option, slot_separator=":", **kwargs):
         super().__init__(*args, **kwargs)
         self.hosts_option, self.slot_separator = hosts_option, slot_separator
+        self.own_cpus = True
 
     def command(self, ranks, binary, args, timeout):
         per_host = [(ranks + 1) // 2, ranks // 2]
         hosts = ",".join(f"{n}{self.slot_separator}{k}" for n, k in zip(NODES, per_host) if k)
+        if ranks <= len(NODES) and self.own_cpus:
+            binary, args = OWN_CPU, [binary] + list(args)
         cmd = super().command(ranks, binary, args, timeout)
         at = cmd.index("-np")
         cmd[at:at] = [self.hosts_option, hosts]
@@ -163,6 +172,8 @@ def main():
     parser.add_argument("--mpis", help="comma list out of " + ",".join(ALL_MPIS))
     parser.add_argument("--only", help="comma list out of pingpong,collectives")
     parser.add_argument("--timeout", type=float, help="seconds one benchmark job may take")
+    parser.add_argument("--shared-cpus", action="store_true",
+                        help="do not confine the ranks of 2-rank jobs to their host's CPUs")
     args = parser.parse_args()
 
     def log(text):
@@ -187,6 +198,8 @@ def main():
         with Hosts(build_dir, scratch, log) as hosts:
             present, absent = configurations(build_dir, hosts.secret_file)
             runs = [m for m in present if m.name in wanted]
+            for m in runs:
+                m.own_cpus = not args.shared_cpus
             if "zmpi" in wanted and not any(m.name == "zmpi" for m in runs):
                 log(f"no zmpi build in {build_dir} (bin/zmpicc, bin/zmpirun): build first")
                 return 2
@@ -194,7 +207,9 @@ def main():
             if missing:
                 log(f"not installed, left out: {', '.join(missing)} (scripts/setup-deps.sh --bench)")
             names = [m.name for m in runs]
-            meta = dict(mode=mode_name, layout="2 namespace hosts (veth, one bridge)",
+            layout = "2 namespace hosts (veth, one bridge)" + (
+                "" if args.shared_cpus else "; 2-rank jobs: each rank on its host's own CPUs")
+            meta = dict(mode=mode_name, layout=layout,
                         date=datetime.datetime.now().isoformat(timespec="seconds"),
                         load_before="%.2f %.2f %.2f" % os.getloadavg(), **machine_info(),
                         mpis={m.name: m.description for m in runs})
