@@ -3,6 +3,7 @@
 // 2, 3, 4 and 8 ranks, every root, in place or not, commutative and non-commutative ops,
 // sizes up to the slot and just above it (then the call must decline, or take the staging
 // rings where the environment allows (shmLargeEnabled): coll_shm_large_test), the same results.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
@@ -200,6 +201,46 @@ TEST_CASE("shm collectives in a long mixed sequence reuse their slots safely", "
     }
     return bad;
   });
+}
+
+TEST_CASE("shm bcast root a whole ring ahead waits for its slowest reader", "[coll][shm]") {
+  // Rank 1 reads nothing until the root has issued all but one of the calls its ring holds,
+  // so the root fills the ring and its next calls must wait for rank 1 to finish the call
+  // that last wrote the unit (or rooted slot) they reuse; a unit overwritten before rank 1
+  // read it shows as a wrong value. After a first call, which sets the area up on every
+  // rank, the root has kSmallUnits small units (kLargeSlots rooted slots) free.
+  struct Ring {
+    const char* what;
+    int count;  // ints per call: a small unit's or a rooted slot's worth
+    int depth;
+  };
+  const Ring rings[] = {{"small units", 1, ShmArea::kSmallUnits}, {"rooted slots", kSlotInts, ShmArea::kLargeSlots}};
+  for (const Ring& ring : rings) {
+    for (int p : kRankCounts) {
+      INFO(ring.what);
+      std::atomic<int> issued{0};
+      expectNothingWrong({p}, [&](Communicator& comm) {
+        const int r = comm.rank();
+        int bad = 0;
+        int first = r == 0 ? -7 : -1;
+        if (!bcastShm(comm, &first, 1, intType(), 0)) ++bad;
+        bad += first != -7;
+        if (r == 1) {
+          for (int seen = issued.load(); seen < ring.depth - 1; seen = issued.load()) issued.wait(seen);
+        }
+        for (int i = 0; i < 3 * ring.depth; ++i) {
+          std::vector<int> data(static_cast<std::size_t>(ring.count), r == 0 ? i : -1);
+          if (!bcastShm(comm, data.data(), ring.count, intType(), 0)) ++bad;
+          for (int v : data) bad += v != i;
+          if (r == 0) {
+            issued.fetch_add(1);
+            issued.notify_all();
+          }
+        }
+        return bad;
+      });
+    }
+  }
 }
 
 TEST_CASE("shm synchronising calls alternate stamped lines and slots safely", "[coll][shm]") {
