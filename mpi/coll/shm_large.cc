@@ -61,13 +61,14 @@ void allgatherBytes(ShmArea& area, const void* sendbuf, void* recvbuf, std::size
     area.waitChunkWritable(g);
     std::memcpy(area.chunk(r, g), mine + offset, len);
     area.publishWrote(g);
+    // This rank's own piece while its source is still in cache, and while the others write.
+    if (sendbuf != nullptr) std::memcpy(out + static_cast<std::size_t>(r) * bytes + offset, mine + offset, len);
     forOthers(area, [&](int q) {
       area.waitWrote(q, g);
       std::memcpy(out + static_cast<std::size_t>(q) * bytes + offset, area.chunk(q, g), len);
     });
     area.publishRead(g);
   }
-  if (sendbuf != nullptr) std::memcpy(out + static_cast<std::size_t>(r) * bytes, mine, bytes);
 }
 
 // Through the pair regions (shm_area.h): every rank stages pieces of the blocks it sends
