@@ -11,7 +11,8 @@ mpich; zmq = a raw zmq ping-pong, the floor of zmpi's tcp path):
                a full run does 3 rounds of every MPI in turn, median per size over them
   collectives  allreduce, bcast, alltoall, allgather 8 B-16 MiB and barrier, 2 and 4 ranks
                (4 ranks oversubscribe the cores: --oversubscribe where the launcher wants it);
-               one job per operation and MPI, operation-major (load drift hits all alike)
+               one job per operation and MPI, operation-major (load drift hits all alike);
+               a full run does 3 rounds of every operation's jobs in turn, median per size
   startup      wall time of the whole command `launcher -np 4 hello`, median of runs
   memory       each rank's peak resident set (VmHWM): footprint.c (init, one message to every
                peer), and at the end of every pingpong and collectives job
@@ -42,7 +43,7 @@ ALL_MPIS = ["zmpi", "zmpi-tcp", "ompi-sm", "ompi-tcp", "mpich", "zmq"]
 MODES = {
     "full": dict(
         pingpong=["--budget-ms", "200", "--max-iters", "5000"], pingpong_rounds=3,
-        collectives=["--budget-ms", "120", "--reps", "5", "--step", "2"],
+        collectives=["--budget-ms", "80", "--reps", "3", "--step", "2"], collective_rounds=3,
         collective_ranks=[2, 4], startup_runs=9, startup_ranks=4, timeout=600,
         collective_mpis=["zmpi", "zmpi-tcp", "ompi-sm", "ompi-tcp", "mpich"]),
     "quick": dict(

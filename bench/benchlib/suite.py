@@ -118,20 +118,31 @@ class Suite:
 
     def collectives(self, ranks, ops):
         """One job per operation and MPI, operation-major, so the MPIs measure an operation
-        minutes apart at most and a change of load from elsewhere hits them alike."""
+        minutes apart at most and a change of load from elsewhere hits them alike; with
+        `collective_rounds` > 1 every operation's jobs run that many times in turn (zmpi,
+        Open MPI, ..., then again), and per size the median over the rounds counts, as in
+        pingpong(): a slow minute of the VM then lands in one round of every MPI instead
+        of in the one job of whichever MPI ran in it."""
+        rounds = self.mode.get("collective_rounds", 1)
         for op in ops:
-            for mpi in self.mpis:
-                if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
-                    continue
-                self.log(f"collectives {op} -np {ranks}: {mpi.name}")
-                out = self._job(mpi, "collectives", ranks,
-                                self.mode["collectives"] + ["--ops", op], self.mode["timeout"])
-                if out is None:
-                    continue
-                for parts in _figures(out, 4, named=True):
-                    self.add(mpi.name, "collectives", ranks, parts[0], "time_us",
-                             float(parts[2]), int(parts[1]))
-                self._memory(mpi, "collectives", ranks, out)
+            figures = {}  # (mpi name, op, bytes) -> [time per round]
+            for turn in range(1, rounds + 1):
+                for mpi in self.mpis:
+                    if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
+                        continue
+                    which = f" (round {turn}/{rounds})" if rounds > 1 else ""
+                    self.log(f"collectives {op} -np {ranks}: {mpi.name}{which}")
+                    out = self._job(mpi, "collectives", ranks,
+                                    self.mode["collectives"] + ["--ops", op], self.mode["timeout"])
+                    if out is None:
+                        continue
+                    for parts in _figures(out, 4, named=True):
+                        figures.setdefault((mpi.name, parts[0], int(parts[1])), []).append(
+                            float(parts[2]))
+                    self._memory(mpi, "collectives", ranks, out)
+            for (name, what, size), times in figures.items():
+                self.add(name, "collectives", ranks, what, "time_us",
+                         round(statistics.median(times), 3), size)
 
     def footprint(self, ranks):
         for mpi in self.mpis:
