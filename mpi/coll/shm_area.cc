@@ -130,13 +130,9 @@ int callsBeforeSetUp() {
   return calls;
 }
 
-ShmArea::ShmArea(Engine& engine, int rank, int size) : engine_(engine), rank_(rank), size_(size) {
-  // A pair region: the ring's bytes over the p - 1 readers, in kPairSlots pieces of whole
-  // cache lines.
-  if (size > 1) {
-    const std::size_t region = kChunks * chunkBytes_ / static_cast<std::size_t>(size - 1);
-    pairPiece_ = std::max<std::size_t>(region / kPairSlots / 64 * 64, 64);
-  }
+ShmArea::ShmArea(Engine& engine, int rank, int size)
+    : engine_(engine), rank_(rank), size_(size), stagingBytes_(stagingBytes(size)) {
+  if (size > 1) pairPiece_ = pairPieceFor(size);
 }
 
 void ShmArea::attach(transport::SharedSegment segment, bool sleeperFences) {
@@ -151,7 +147,22 @@ std::size_t ShmArea::stagingOffset(int size) {
 }
 
 std::size_t ShmArea::bytesFor(int size) {
-  return stagingOffset(size) + static_cast<std::size_t>(size) * kChunks * chunkBytes();
+  return stagingOffset(size) + static_cast<std::size_t>(size) * stagingBytes(size);
+}
+
+std::size_t ShmArea::pairBytes(int size) {
+  // Whole cache lines, 4 KiB to 4 MiB.
+  static const std::size_t wanted = static_cast<std::size_t>(
+      std::clamp<long long>(environmentNumber("ZMPI_COLL_SHM_PAIR_BYTES", kPairBytes), 4096, 4 << 20) / 64 * 64);
+  const auto readers = static_cast<std::size_t>(std::max(size - 1, 1));
+  const std::size_t ringShare = kChunks * chunkBytes() / readers / 64 * 64;
+  return std::max(ringShare, std::min(wanted, kPairSpaceBytes / readers / 64 * 64));
+}
+
+std::size_t ShmArea::stagingBytes(int size) {
+  const auto readers = static_cast<std::size_t>(std::max(size - 1, 1));
+  const std::size_t pages = (readers * pairBytes(size) + 4095) / 4096 * 4096;
+  return std::max(kChunks * chunkBytes(), pages);
 }
 
 std::size_t ShmArea::chunkBytes() {
@@ -162,8 +173,8 @@ std::size_t ShmArea::chunkBytes() {
 }
 
 char* ShmArea::chunk(int rank, uint64_t round) const {
-  const std::size_t index = static_cast<std::size_t>(rank) * kChunks + round % kChunks;
-  return base() + stagingOffset(size_) + index * chunkBytes_;
+  return base() + stagingOffset(size_) + static_cast<std::size_t>(rank) * stagingBytes_ +
+         (round % kChunks) * chunkBytes_;
 }
 
 void ShmArea::waitFlag(int rank, std::atomic<uint64_t>& flag, uint64_t value) {
@@ -184,7 +195,7 @@ uint64_t ShmArea::beginPairs() {
 char* ShmArea::pairSlot(int writer, int reader, uint64_t piece) const {
   const auto part = static_cast<std::size_t>((reader - writer - 1 + size_) % size_);
   const std::size_t slot = part * kPairSlots + piece % kPairSlots;
-  return base() + stagingOffset(size_) + static_cast<std::size_t>(writer) * kChunks * chunkBytes_ + slot * pairPiece_;
+  return base() + stagingOffset(size_) + static_cast<std::size_t>(writer) * stagingBytes_ + slot * pairPiece_;
 }
 
 void ShmArea::waitChunkWritable(uint64_t round) {

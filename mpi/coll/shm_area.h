@@ -48,7 +48,9 @@
 // reader, and never wait for a rank that is behind only in calls it reads nothing from.
 //
 // Large alltoall uses the same staging space otherwise (shm_large.h): as one region per
-// pair, rank r's ring cut into p - 1 parts, each of kPairSlots pieces for one reader. Each
+// pair, rank r's staging space cut into p - 1 parts (pairBytes(); where they take more than
+// the ring, the staging space is that much larger), each of kPairSlots pieces for one
+// reader. Each
 // pair counts the pieces its writer has staged (sent, in the writer's pair line) and its
 // reader has copied out (taken, in the reader's), across calls: piece k takes slot
 // k mod kPairSlots once the reader has taken piece k - kPairSlots. No rank waits for a
@@ -59,6 +61,7 @@
 // to have read the rounds before (unless the staging space was last used by an alltoall,
 // whose counters already order it), and raises `read` to its last round when it has taken
 // everything, so the next ring round waits for every reader of the pair regions.
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -98,6 +101,20 @@ class ShmArea {
   static std::size_t chunkBytes();
   // Slots of a pair region (alltoall, above).
   static constexpr int kPairSlots = 2;
+  // A pair region's bytes (ZMPI_COLL_SHM_PAIR_BYTES, default kPairBytes), while p - 1 of
+  // them fit in kPairSpaceBytes; never less than the ring's share. With more ranks than
+  // cores a writer can then stage half a MiB for a descheduled reader before it must wait
+  // for it (mpi/coll/README.md: 1-4 MiB blocks took 20-30 % less time at 4 and 8 ranks than
+  // with the ring's 170 and 73 KiB).
+  static constexpr std::size_t kPairBytes = 512 * 1024;
+  static constexpr std::size_t kPairSpaceBytes = 2 * 1024 * 1024;
+  static std::size_t pairBytes(int size);
+  // Bytes of one of its kPairSlots pieces: whole cache lines.
+  static std::size_t pairPieceFor(int size) {
+    return std::max<std::size_t>(pairBytes(size) / kPairSlots / 64 * 64, 64);
+  }
+  // A rank's staging space: the ring's chunks, or its p - 1 pair regions if larger.
+  static std::size_t stagingBytes(int size);
 
   // Without a segment until attach(): `sleeperFences` says every rank registered for them
   // (shm_wait.h).
@@ -187,7 +204,7 @@ class ShmArea {
   // staging space and returns the round to raise `read` to once this rank has taken all
   // its pieces (call it once per alltoall, on every rank).
   uint64_t beginPairs();
-  // Bytes of a piece: the same on every rank (from the size and the chunk bytes).
+  // Bytes of a piece: the same on every rank (from the size and pairBytes()).
   std::size_t pairPiece() const { return pairPiece_; }
   // Where `writer` stages its piece `piece` (counted across calls) for `reader`.
   char* pairSlot(int writer, int reader, uint64_t piece) const;
@@ -259,6 +276,7 @@ class ShmArea {
   // The call that last wrote each of this rank's buffers.
   uint64_t lastWrite_[kBuffers] = {};
   std::size_t chunkBytes_ = chunkBytes();
+  std::size_t stagingBytes_;
   uint64_t round_ = 0;
   // Every other rank has read every round up to here.
   uint64_t knownRead_ = 0;

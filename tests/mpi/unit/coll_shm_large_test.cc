@@ -4,7 +4,9 @@
 // the same bytes with different types), sizes around the slot, the chunk, the alltoall
 // piece and pair region and the ring of chunks; then long mixed sequences in which writers
 // run ahead and alltoall's pair regions alternate with the ring's rounds.
-// Chunks are 4 KiB here (ctest sets ZMPI_COLL_SHM_CHUNK_BYTES) so that a few KiB take many rounds.
+// Chunks and pair regions are 4 KiB here (ctest sets ZMPI_COLL_SHM_CHUNK_BYTES and
+// ZMPI_COLL_SHM_PAIR_BYTES) so that a few KiB take many rounds and pieces. On 8 ranks the
+// pair regions then take more than the ring (7 x 4 KiB against 4 x 4 KiB), on 2 less.
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
@@ -42,11 +44,8 @@ std::vector<int> spread(const std::vector<int>& values) {
   return out;
 }
 
-// An alltoall piece on p ranks, in ints: the ring's bytes over p - 1 pair regions of
-// kPairSlots pieces (shm_area.h).
-int pairPieceInts(int p) {
-  return static_cast<int>(ShmArea::kChunks * 4096 / (p - 1) / ShmArea::kPairSlots / 64 * 64 / sizeof(int));
-}
+// An alltoall piece on p ranks, in ints (shm_area.h).
+int pairPieceInts(int p) { return static_cast<int>(ShmArea::pairPieceFor(p) / sizeof(int)); }
 
 // Ints around every boundary of the large path: just above a slot, the chunk, the
 // alltoall piece and pair region on p ranks, and beyond the ring of kChunks chunks.
@@ -77,9 +76,14 @@ void compare(const std::string& what, int p, const ShmCall& call) {
 
 TEST_CASE("large shm calls use the configured chunk and decline without an area", "[coll][shm]") {
   // ctest's environment for this file (tests/mpi/CMakeLists.txt; see shmOutcomeOf).
-  INFO("run with ZMPI_COLL_SHM_AFTER=0 ZMPI_COLL_SHM_CHUNK_BYTES=4096");
+  INFO("run with ZMPI_COLL_SHM_AFTER=0 ZMPI_COLL_SHM_CHUNK_BYTES=4096 ZMPI_COLL_SHM_PAIR_BYTES=4096");
   REQUIRE(callsBeforeSetUp() == 0);
   REQUIRE(ShmArea::chunkBytes() == 4096);
+  // The ring's share where it is larger (2 ranks), else the configured region (8 ranks).
+  CHECK(ShmArea::pairBytes(2) == 4 * 4096);
+  CHECK(ShmArea::pairBytes(8) == 4096);
+  CHECK(ShmArea::stagingBytes(2) == 4 * 4096);
+  CHECK(ShmArea::stagingBytes(8) == 7 * 4096);
   CHECK(shmLargeEnabled());
   // One rank: no shared-memory area, the caller runs the plan.
   runRanks(1, [](World& world) {
