@@ -172,10 +172,11 @@ std::size_t ShmArea::chunkBytes() {
   return bytes;
 }
 
-char* ShmArea::chunk(int rank, uint64_t round) const {
-  return base() + stagingOffset(size_) + static_cast<std::size_t>(rank) * stagingBytes_ +
-         (round % kChunks) * chunkBytes_;
+char* ShmArea::staging(int rank) const {
+  return base() + stagingOffset(size_) + static_cast<std::size_t>(rank) * stagingBytes_;
 }
+
+char* ShmArea::chunk(int rank, uint64_t round) const { return staging(rank) + (round % kChunks) * chunkBytes_; }
 
 void ShmArea::waitFlag(int rank, std::atomic<uint64_t>& flag, uint64_t value) {
   if (flag.load(std::memory_order_acquire) >= value) return;
@@ -195,7 +196,7 @@ uint64_t ShmArea::beginPairs() {
 char* ShmArea::pairSlot(int writer, int reader, uint64_t piece) const {
   const auto part = static_cast<std::size_t>((reader - writer - 1 + size_) % size_);
   const std::size_t slot = part * kPairSlots + piece % kPairSlots;
-  return base() + stagingOffset(size_) + static_cast<std::size_t>(writer) * stagingBytes_ + slot * pairPiece_;
+  return staging(writer) + slot * pairPiece_;
 }
 
 void ShmArea::waitChunkWritable(uint64_t round) {

@@ -50,13 +50,13 @@
 // Large alltoall uses the same staging space otherwise (shm_large.h): as one region per
 // pair, rank r's staging space cut into p - 1 parts (pairBytes(); where they take more than
 // the ring, the staging space is that much larger), each of kPairSlots pieces for one
-// reader. Each
-// pair counts the pieces its writer has staged (sent, in the writer's pair line) and its
-// reader has copied out (taken, in the reader's), across calls: piece k takes slot
-// k mod kPairSlots once the reader has taken piece k - kPairSlots. No rank waits for a
-// round every rank must reach: a writer stages for whichever reader has room and a reader
-// takes from whichever writer has staged, and only when none can go on does a rank sleep,
-// on its own inbox doorbell, which the peers ring as they stage for it or free its room.
+// reader. Each pair counts the pieces its writer has staged (sent, in the writer's pair
+// line) and its reader has copied out (taken, in the reader's), across calls: piece k
+// takes slot k mod kPairSlots once the reader has taken piece k - kPairSlots. No rank
+// waits for a round every rank must reach: a writer stages for whichever reader has room
+// and a reader takes from whichever writer has staged, and only when none can go on does
+// a rank sleep, on its own inbox doorbell, which the peers ring as they stage for it or
+// free its room.
 // An alltoall takes all kChunks rounds of the ring (beginPairs): it waits for every rank
 // to have read the rounds before (unless the staging space was last used by an alltoall,
 // whose counters already order it), and raises `read` to its last round when it has taken
@@ -251,6 +251,7 @@ class ShmArea {
   Line* line(int rank) const { return reinterpret_cast<Line*>(base()) + rank; }
   Pairs* pairs(int rank) const { return reinterpret_cast<Pairs*>(base() + size_ * sizeof(Line)) + rank; }
   char* base() const { return static_cast<char*>(segment_.data()); }
+  char* staging(int rank) const;  // where the rank's staging space starts
   char* buffer(int rank, Buffer buffer) const;
   std::atomic<uint64_t>& stamp(int rank, Buffer b) const {
     return *reinterpret_cast<std::atomic<uint64_t>*>(buffer(rank, b));
