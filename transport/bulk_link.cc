@@ -21,6 +21,7 @@
 #include "transport/congestion.h"
 #include "transport/errors.h"
 #include "transport/log.h"
+#include "transport/payload_pool.h"
 #include "transport/sched_slice.h"
 #include "transport/spin_gate.h"
 
@@ -931,7 +932,7 @@ bool BulkLink::beginFrame(Incoming& in) {
   }
   in.placed = where != nullptr;
   if (!in.placed && h.payloadBytes > 0) {
-    in.scratch.rebuild(static_cast<std::size_t>(h.payloadBytes));
+    in.scratch = PayloadPool::take(static_cast<std::size_t>(h.payloadBytes));
     where = in.scratch.data();
   }
   in.target = static_cast<uint8_t*>(where);

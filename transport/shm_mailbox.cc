@@ -7,6 +7,7 @@
 #include <random>
 
 #include "transport/errors.h"
+#include "transport/payload_pool.h"
 #include "transport/small_copy.h"
 #include "transport/tsan_annotations.h"
 
@@ -221,7 +222,7 @@ std::size_t ShmInbox::drainRing(int sender, FunctionRef<void(int, WireMessage&&)
         // A one-record message is copied once anyway: only a longer one is worth placing.
         partial.target =
             placement_ && !(record.flags & kLast) ? static_cast<uint8_t*>(placement_(sender, partial.header)) : nullptr;
-        partial.payload = partial.target ? zmq::message_t() : zmq::message_t(partial.header.payloadBytes);
+        partial.payload = partial.target ? zmq::message_t() : PayloadPool::take(partial.header.payloadBytes);
         partial.filled = 0;
         partial.active = true;
         offset = sizeof(WireHeader);

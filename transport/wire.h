@@ -10,6 +10,8 @@
 #include <string>
 #include <zmq.hpp>
 
+#include "transport/payload_pool.h"
+
 namespace zmpi::transport {
 
 inline constexpr uint32_t kWireMagic = 0x49504d5a;  // "ZMPI" little-endian
@@ -55,7 +57,7 @@ struct WireMessage {
   // Makes the payload owned: a borrowed one is copied.
   void own() {
     if (borrowed == nullptr) return;
-    payload = zmq::message_t(borrowed, header.payloadBytes);
+    payload = PayloadPool::copyOf(borrowed, header.payloadBytes);
     borrowed = nullptr;
   }
 };

@@ -14,6 +14,7 @@
 #include "mpi/core/error.h"
 #include "mpi/datatype/datatype.h"
 #include "transport/log.h"
+#include "transport/payload_pool.h"
 #include "transport/process_memory.h"
 #include "transport/small_copy.h"
 #include "transport/tsan_annotations.h"
@@ -997,7 +998,7 @@ void Engine::onCompact(const transport::CompactMessage& message) {
   Envelope envelope{};     // its second half travels as zeros
   std::memcpy(static_cast<void*>(&envelope), message.envelope, transport::kCompactEnvelopeBytes);
   arrive(MessageKind::Eager, envelope, message.payload, message.bytes,
-         [&] { return zmq::message_t(message.payload, message.bytes); });
+         [&] { return transport::PayloadPool::copyOf(message.payload, message.bytes); });
 }
 
 void Engine::arrive(MessageKind kind, const Envelope& envelope, const void* payload, uint64_t bytes,

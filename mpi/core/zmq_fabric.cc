@@ -17,6 +17,7 @@
 #include "transport/job_files.h"
 #include "transport/link_security.h"
 #include "transport/log.h"
+#include "transport/payload_pool.h"
 #include "transport/process_memory.h"
 
 namespace zmpi::mpi {
@@ -382,7 +383,7 @@ void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::me
       case Path::Self: {
         std::lock_guard lock(loopbackMutex_);
         // Copy: the caller may reuse its buffer once send returns.
-        loopback_.push_back({header, zmq::message_t(payload.data(), payload.size())});
+        loopback_.push_back({header, transport::PayloadPool::copyOf(payload.data(), payload.size())});
         inbox_.wake();
         return;
       }
