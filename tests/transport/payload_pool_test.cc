@@ -26,8 +26,8 @@ TEST_CASE("a released pooled payload is cached and handed out again for its size
 }
 
 TEST_CASE("copyOf copies exactly, pooled or not", "[pool]") {
-  for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096},
-                            std::size_t{70000}, PayloadPool::kMaxBytes, PayloadPool::kMaxBytes + 1}) {
+  for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{4095}, std::size_t{4096}, std::size_t{70000},
+                            PayloadPool::kMaxBytes, PayloadPool::kMaxBytes + 1}) {
     std::vector<uint8_t> source(bytes);
     for (std::size_t k = 0; k < bytes; ++k) source[k] = static_cast<uint8_t>(k * 13 + 5);
     const zmq::message_t copy = PayloadPool::copyOf(source.data(), bytes);
