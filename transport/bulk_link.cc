@@ -123,6 +123,8 @@ struct BulkLink::Incoming {
   uint8_t* target = nullptr;
   zmq::message_t scratch;
   bool placed = false;
+  // The frame's payload lies whole in the staging buffer and is lent from there.
+  const uint8_t* lent = nullptr;
   // Frames as they arrive, several small ones per recv (allocated at the first frame).
   std::unique_ptr<uint8_t[]> staged;
   std::size_t stagedBegin = 0;
@@ -902,7 +904,14 @@ bool BulkLink::takeStagedFrames(Incoming& in) {
   while (in.state == Incoming::State::Header && in.stagedEnd - in.stagedBegin >= sizeof(WireHeader)) {
     std::memcpy(&in.header, in.staged.get() + in.stagedBegin, sizeof(WireHeader));
     in.stagedBegin += sizeof(WireHeader);
-    if (!beginFrame(in)) return false;
+    const uint8_t* whole =
+        in.stagedEnd - in.stagedBegin >= in.header.payloadBytes ? in.staged.get() + in.stagedBegin : nullptr;
+    if (!beginFrame(in, whole)) return false;
+    if (in.lent != nullptr) {
+      in.stagedBegin += static_cast<std::size_t>(in.header.payloadBytes);
+      finishFrame(in);
+      continue;
+    }
     const std::size_t take = std::min<std::size_t>(in.stagedEnd - in.stagedBegin, in.header.payloadBytes);
     if (take > 0) std::memcpy(in.target, in.staged.get() + in.stagedBegin, take);
     in.stagedBegin += take;
@@ -913,7 +922,7 @@ bool BulkLink::takeStagedFrames(Incoming& in) {
   return true;
 }
 
-bool BulkLink::beginFrame(Incoming& in) {
+bool BulkLink::beginFrame(Incoming& in, const uint8_t* whole) {
   const WireHeader& h = in.header;
   std::string why;
   if (h.magic != kWireMagic || h.version != kWireVersion) {
@@ -931,7 +940,9 @@ bool BulkLink::beginFrame(Incoming& in) {
     return false;
   }
   in.placed = where != nullptr;
-  if (!in.placed && h.payloadBytes > 0) {
+  if (!in.placed && h.payloadBytes > 0 && whole != nullptr) {
+    in.lent = whole;
+  } else if (!in.placed && h.payloadBytes > 0) {
     in.scratch = PayloadPool::take(static_cast<std::size_t>(h.payloadBytes));
     where = in.scratch.data();
   }
@@ -942,8 +953,9 @@ bool BulkLink::beginFrame(Incoming& in) {
 }
 
 void BulkLink::finishFrame(Incoming& in) {
-  WireMessage message{in.header, std::move(in.scratch), in.placed};
+  WireMessage message{in.header, std::move(in.scratch), in.placed, in.lent};
   in.scratch = zmq::message_t();
+  in.lent = nullptr;
   in.state = Incoming::State::Header;
   in.got = 0;
   in.target = nullptr;

@@ -43,7 +43,8 @@ class BulkLink {
     // frame: the connection is dropped (a peer that names another sender, a kind that does
     // not travel here).
     std::function<bool(int peer, const WireHeader& header, void*& where)> place;
-    // A complete frame (placed: its payload is in the buffer place() named).
+    // A complete frame (placed: its payload is in the buffer place() named; borrowed: it
+    // lies in the connection's staging buffer until deliver returns -- own() keeps it).
     std::function<void(int peer, WireMessage&& message)> deliver;
     // A connection to or from `peer` broke with a frame half-way: bytes are lost.
     std::function<void(int peer, const std::string& why)> failed;
@@ -156,8 +157,11 @@ class BulkLink {
   // Starts and finishes the frames whose headers wait in `in`'s staging buffer, as far as
   // their payloads are there; false when the connection is finished with (a refused frame).
   bool takeStagedFrames(Incoming& in);
-  // The header in in.header: checked, placed (false: refused, the connection closed).
-  bool beginFrame(Incoming& in);
+  // The header in in.header: checked, placed (false: refused, the connection closed). A
+  // payload that is not placed and lies `whole` in the staging buffer is lent from there
+  // (WireMessage::borrowed: the engine copies it straight into a matching receive, and
+  // only an unexpected one into a buffer of its own), else read into scratch.
+  bool beginFrame(Incoming& in, const uint8_t* whole);
   void finishFrame(Incoming& in);
   // The staging buffer of an incoming connection: a small frame, header and payload, and
   // often the next ones come in one recv() (a payload that does not fit is read straight

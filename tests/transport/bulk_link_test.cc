@@ -57,7 +57,7 @@ class Receiver {
       if (message.placed) {
         bytes.assign(placed_[number].begin(), placed_[number].end());
       } else {
-        bytes.assign(static_cast<const char*>(message.payload.data()), message.payload.size());
+        bytes.assign(static_cast<const char*>(message.data()), message.size());
       }
       frames_.push_back({peer, number, std::move(bytes), std::this_thread::get_id()});
       changed_.notify_all();
