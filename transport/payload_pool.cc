@@ -2,7 +2,6 @@
 
 #include <array>
 #include <bit>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -31,6 +30,7 @@ std::size_t classBytes(int sizeClass) { return PayloadPool::kMinBytes << sizeCla
 // Buffers are taken on the thread that receives and given back on the one that consumes
 // the message (the program's): a mutex per class, held for a push or a pop.
 struct SizeClass {
+  std::size_t bytes = 0;
   std::mutex mutex;
   std::vector<void*> free;
 };
@@ -39,7 +39,9 @@ struct Classes {
   std::array<SizeClass, kClasses> classes;
   Classes() {
     for (int c = 0; c < kClasses; ++c) {
-      classes[static_cast<std::size_t>(c)].free.reserve(PayloadPool::kCachedBytesPerClass / classBytes(c));
+      SizeClass& sizeClass = classes[static_cast<std::size_t>(c)];
+      sizeClass.bytes = classBytes(c);
+      sizeClass.free.reserve(PayloadPool::kCachedBytesPerClass / sizeClass.bytes);
     }
   }
 };
@@ -56,13 +58,13 @@ int classFor(std::size_t bytes) {
   return std::bit_width((bytes - 1) >> kMinShift);  // the smallest class that holds them
 }
 
+// `hint` is the buffer's SizeClass.
 void giveBack(void* data, void* hint) {
-  const auto c = static_cast<int>(reinterpret_cast<std::uintptr_t>(hint));
-  SizeClass& sizeClass = pool().classes[static_cast<std::size_t>(c)];
+  SizeClass& sizeClass = *static_cast<SizeClass*>(hint);
   {
     std::lock_guard lock(sizeClass.mutex);
     if (sizeClass.free.size() < sizeClass.free.capacity()) {
-      ZMPI_POISON(data, classBytes(c));
+      ZMPI_POISON(data, sizeClass.bytes);
       sizeClass.free.push_back(data);
       return;
     }
@@ -74,8 +76,7 @@ void giveBack(void* data, void* hint) {
 
 zmq::message_t PayloadPool::take(std::size_t bytes) {
   if (bytes < kMinBytes || bytes > kMaxBytes) return zmq::message_t(bytes);
-  const int c = classFor(bytes);
-  SizeClass& sizeClass = pool().classes[static_cast<std::size_t>(c)];
+  SizeClass& sizeClass = pool().classes[static_cast<std::size_t>(classFor(bytes))];
   void* data = nullptr;
   {
     std::lock_guard lock(sizeClass.mutex);
@@ -85,12 +86,12 @@ zmq::message_t PayloadPool::take(std::size_t bytes) {
     }
   }
   if (data != nullptr) {
-    ZMPI_UNPOISON(data, classBytes(c));
+    ZMPI_UNPOISON(data, sizeClass.bytes);
   } else {
-    data = std::malloc(classBytes(c));
+    data = std::malloc(sizeClass.bytes);
     if (data == nullptr) throw std::bad_alloc();
   }
-  return makeZeroCopyPayload(data, bytes, giveBack, reinterpret_cast<void*>(static_cast<std::uintptr_t>(c)));
+  return makeZeroCopyPayload(data, bytes, giveBack, &sizeClass);
 }
 
 zmq::message_t PayloadPool::copyOf(const void* data, std::size_t bytes) {
