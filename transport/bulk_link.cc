@@ -89,6 +89,12 @@ struct Job {
 struct BulkLink::Outgoing {
   int fd = -1;
   std::deque<Job> queue;
+  // Whether `queue` may hold a frame, for the I/O thread's scan without the peer's mutex:
+  // a sender holds that mutex through its send(), and a spinning I/O thread that locked
+  // every peer's each round made the sender wake it (a futex call per frame) when it
+  // unlocked. Set with every push (under the mutex, before the sender wakes the thread),
+  // cleared when writeSome empties the queue; a stale true only costs a look.
+  std::atomic<bool> mayHaveQueue{false};
 };
 
 struct BulkLink::Peer {
@@ -410,6 +416,7 @@ bool BulkLink::enqueue(int peer, const WireHeader& header, const void* data, std
     std::unique_lock lock(p.mutex);
     if (p.state != Peer::State::Ready) return false;  // broke since
     p.out.queue.push_back(Job{header, static_cast<const uint8_t*>(data), bytes, 0, std::move(done), nullptr});
+    p.out.mayHaveQueue.store(true, std::memory_order_release);
     framesSent_.fetch_add(1, std::memory_order_relaxed);
     if (p.out.queue.size() == 1) {
       std::string why;
@@ -474,6 +481,7 @@ bool BulkLink::writeSome(Outgoing& out, std::vector<std::function<void()>>& done
       out.queue.pop_front();
     }
   }
+  out.mayHaveQueue.store(false, std::memory_order_relaxed);
   return true;
 }
 
@@ -532,6 +540,7 @@ void BulkLink::run() {
     }
     for (int r = 0; r < worldSize_; ++r) {
       Peer& p = *peers_[static_cast<std::size_t>(r)];
+      if (!p.out.mayHaveQueue.load(std::memory_order_acquire)) continue;
       std::lock_guard lock(p.mutex);
       // Only to finish writes: the socket's reads, its end included, are an Incoming's.
       if (p.out.fd < 0 || p.out.queue.empty()) continue;
