@@ -949,11 +949,13 @@ bool BulkLink::beginFrame(Incoming& in, const uint8_t* whole) {
     return false;
   }
   in.placed = where != nullptr;
-  if (!in.placed && h.payloadBytes > 0 && whole != nullptr) {
-    in.lent = whole;
-  } else if (!in.placed && h.payloadBytes > 0) {
-    in.scratch = PayloadPool::take(static_cast<std::size_t>(h.payloadBytes));
-    where = in.scratch.data();
+  if (!in.placed && h.payloadBytes > 0) {
+    if (whole != nullptr) {
+      in.lent = whole;
+    } else {
+      in.scratch = PayloadPool::take(static_cast<std::size_t>(h.payloadBytes));
+      where = in.scratch.data();
+    }
   }
   in.target = static_cast<uint8_t*>(where);
   in.got = 0;
