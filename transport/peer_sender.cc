@@ -26,6 +26,11 @@ void PeerSender::send(const WireHeader& header, zmq::message_t&& payload) {
   }
 }
 
+std::chrono::milliseconds PeerSender::linger() {
+  std::lock_guard lock(mutex_);
+  return std::chrono::milliseconds(socket_.raw().get(zmq::sockopt::linger));
+}
+
 void PeerSender::close() {
   std::lock_guard lock(mutex_);
   socket_.close();

@@ -3,6 +3,7 @@
 // the peer's inbox. zmq keeps messages on one pipe in order, which is what MPI's
 // non-overtaking rule needs. send() is thread-safe: the socket is used under a mutex
 // (zmq sockets may move between threads behind a full memory barrier).
+#include <chrono>
 #include <mutex>
 #include <string>
 
@@ -21,6 +22,8 @@ class PeerSender {
   void send(const WireHeader& header) { send(header, zmq::message_t()); }
 
   const std::string& endpoint() const { return endpoint_; }
+  // How long closing may wait for what is still queued (the socket's ZMQ_LINGER).
+  std::chrono::milliseconds linger();
   void close();
 
  private:

@@ -14,6 +14,11 @@
 
 namespace zmpi::mpi {
 
+// How long a blocked progress thread sleeps at most before it looks at its same-host rings
+// again, doorbell or not: a doorbell is a zmq message, and a sender that exits right after
+// writing to a ring (finalize, MPI_Abort, a crash) can take it along undelivered.
+inline constexpr std::chrono::milliseconds kRingRecheck{100};
+
 class Fabric {
  public:
   virtual ~Fabric() = default;

@@ -209,6 +209,11 @@ std::string World::pathTo(int worldRank) const {
   return static_cast<ZmqFabric&>(*fabric_).pathTo(worldRank);
 }
 
+std::chrono::milliseconds World::closingLingerTo(int worldRank) const {
+  if (mock_) return std::chrono::milliseconds(0);
+  return static_cast<ZmqFabric&>(*fabric_).closingLingerTo(worldRank);
+}
+
 uint64_t World::bulkFramesSent() const {
   if (mock_) return 0;
   return static_cast<ZmqFabric&>(*fabric_).bulkFramesSent();
@@ -280,11 +285,9 @@ void World::progressLoop() {
         continue;
       }
       // Fragments still waiting for ring space: look again soon even if nobody wakes us.
-      // Otherwise block, but not forever: a sender's doorbell is a zmq message, and one
-      // that exits right after writing to our ring (MPI_Abort, a crash) can take the
-      // doorbell with it before it is delivered; the data in the ring must still be seen.
-      constexpr std::chrono::milliseconds kIdleRecheck{100};
-      std::chrono::milliseconds timeout = queued ? std::chrono::milliseconds(1) : kIdleRecheck;
+      // Otherwise block, but not forever (kRingRecheck): a doorbell can be lost with its
+      // sender; the data in the ring must still be seen.
+      std::chrono::milliseconds timeout = queued ? std::chrono::milliseconds(1) : kRingRecheck;
       // A user registration lingering after a wait keeps senders from ringing: drop it
       // once no user thread has polled for a while, and look at the rings ourselves.
       if (polling.registered()) {

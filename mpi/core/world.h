@@ -63,6 +63,8 @@ class World {
   const std::string& hostOf(int worldRank) const { return hosts_.at(static_cast<size_t>(worldRank)); }
   // "self", "ipc", "tcp" or "mock": how this rank reaches `worldRank`.
   std::string pathTo(int worldRank) const;
+  // How long this rank's exit may wait for messages still queued to `worldRank` (tests).
+  std::chrono::milliseconds closingLingerTo(int worldRank) const;
   // Rendezvous payloads this rank sent over bulk data connections (ZmqFabric::sendBulk):
   // what tests look at to tell that path from zmq's.
   uint64_t bulkFramesSent() const;

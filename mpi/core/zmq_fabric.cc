@@ -259,8 +259,13 @@ transport::PeerSender& ZmqFabric::senderFor(int worldRank) {
     const PeerAddress& peer = peers_[static_cast<size_t>(worldRank)];
     const bool local =
         paths_[static_cast<size_t>(worldRank)] != Path::Tcp && !peer.ipcEndpoint.empty() && !ipcPath_.empty();
-    sender = std::make_unique<transport::PeerSender>(local ? peer.ipcEndpoint : peer.tcpEndpoint,
-                                                     dataSocketOptions(linkKeys_, false));
+    transport::SocketOptions options = dataSocketOptions(linkKeys_, false);
+    // A same-host peer's zmq socket carries nothing but doorbells (the data is in its
+    // ring), and the peer looks at its rings every kRingRecheck even without one: closing,
+    // waiting longer than that for a doorbell to leave only delays our exit -- by the whole
+    // linger (1 s) when the peer has exited first and the doorbell can never be delivered.
+    if (paths_[static_cast<size_t>(worldRank)] == Path::Shm) options.linger = std::min(options.linger, kRingRecheck);
+    sender = std::make_unique<transport::PeerSender>(local ? peer.ipcEndpoint : peer.tcpEndpoint, options);
   }
   return *sender;
 }

@@ -42,6 +42,8 @@ class ZmqFabric : public Fabric {
   void unlinkMailboxName();
   // "self", "shm", "ipc" or "tcp": the path to `worldRank` (debug logs and tests).
   std::string pathTo(int worldRank) const;
+  // How long closing may wait for messages still queued to `worldRank` (tests).
+  std::chrono::milliseconds closingLingerTo(int worldRank) { return senderFor(worldRank).linger(); }
 
   void send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) override;
   void sendBytes(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes) override;

@@ -12,7 +12,9 @@
 
 #include "mpi/core/cpu_binding.h"
 #include "mpi/core/error.h"
+#include "mpi/core/fabric.h"
 #include "socket_worlds.h"
+#include "transport/socket.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;
@@ -77,6 +79,28 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
         RANK_CHECK(in[static_cast<size_t>(peer)].back() == '0' + peer);
       }
     }
+  });
+  ::unsetenv("ZMPI_TRANSPORT");
+}
+
+TEST_CASE("closing waits for a same-host peer's doorbell no longer than the peer's own recheck",
+          "[world][sockets]") {
+  // The zmq socket to a same-host peer carries only doorbells; a rank whose peer exited
+  // first waited the whole linger (1 s) for one that could never be delivered. Data sockets
+  // (ipc, tcp) keep the full linger: what they hold must arrive.
+  std::string local = GENERATE(std::string("shm"), std::string("ipc"));
+  ::setenv("ZMPI_TRANSPORT", local.c_str(), 1);
+  const auto fullLinger = zmpi::transport::SocketOptions::defaultLinger();
+  REQUIRE(fullLinger > kRingRecheck);
+  runSocketWorlds(3, {"a", "a", "b"}, [&](World& world) {
+    if (world.rank() != 0) return;
+    RANK_CHECK(world.pathTo(1) == local);
+    if (local == "shm") {
+      RANK_CHECK(world.closingLingerTo(1) <= kRingRecheck);
+    } else {
+      RANK_CHECK(world.closingLingerTo(1) == fullLinger);
+    }
+    RANK_CHECK(world.closingLingerTo(2) == fullLinger);
   });
   ::unsetenv("ZMPI_TRANSPORT");
 }
