@@ -2,7 +2,7 @@
 # Sets up, builds and runs every test: the one command for a fresh Debian 12 machine, and
 # exactly what CI runs (.ci/run).
 #   1. installs the packages (scripts/setup-deps.sh, idempotent);
-#   2. build/: configure, build, ctest; then the 3-host network-namespace test 3 times in
+#   2. build/: configure, build, ctest; then the 3-host network-namespace test twice in
 #      a row, and beside it the hang-prone tests (label "hang") again, ZMPI_HANG_REPEAT
 #      times in a row (default 20; 0 skips);
 #   3. lint: clang-tidy and cppcheck (scripts/lint.sh) from build-lint/ (build/'s
@@ -188,14 +188,14 @@ pch=(-DZMPI_PCH=ON)
 # build-asan: ASan+UBSan, and with clang (when installed) the libFuzzer targets too -- one
 # tree instead of a GCC ASan tree and a clang fuzz tree: every library carries libFuzzer's
 # coverage instrumentation (cheap), and its suite runs each fuzz target (label "fuzz") for
-# ZMPI_FUZZ_SECONDS (default 15) from the corpus in the repository, among the other tests.
+# ZMPI_FUZZ_SECONDS (default 10) from the corpus in the repository, among the other tests.
 asan_options=(-DZMPI_SANITIZE=address "${sanitizer_flags[@]}" "${pch[@]}" "${unity[@]}")
 fuzz=0
 if command -v clang++ >/dev/null; then
   asan_options+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
   if [[ "${ZMPI_SKIP_FUZZ:-0}" != 1 ]]; then
     fuzz=1
-    asan_options+=(-DZMPI_FUZZ=ON -DZMPI_FUZZ_SECONDS="${ZMPI_FUZZ_SECONDS:-15}")
+    asan_options+=(-DZMPI_FUZZ=ON -DZMPI_FUZZ_SECONDS="${ZMPI_FUZZ_SECONDS:-10}")
   fi
 fi
 # build-tsan: TSan, with clang too when installed: it compiles the tree in two thirds of GCC's
@@ -232,16 +232,16 @@ if stage "configure build" configure build "${release_flags[@]}" "${unity[@]}"; 
 fi
 
 # The 3-host network-namespace test (root only; skipped with a notice otherwise) runs on
-# its own, 3 times in a row: it must pass repeatably, not once in a while. Beside it, the
+# its own, twice in a row: it must pass repeatably, not once in a while. Beside it, the
 # hang-prone tests (label "hang") ZMPI_HANG_REPEAT times in a row: both mostly wait (for
 # jobs to end, for timeouts), about one core between them, so side by side they take the
 # time of the longer instead of the sum (the 3-host test's output follows the other's).
 multihost_pid=
 multihost_log=$root/build/multihost.log
 if [[ -f build/CTestTestfile.cmake ]]; then
-  stage "multihost netns x3" run_tests build -L multihost --repeat until-fail:3 >"$multihost_log" 2>&1 &
+  stage "multihost netns x2" run_tests build -L multihost --repeat until-fail:2 >"$multihost_log" 2>&1 &
   multihost_pid=$!
-  echo "=== multihost netns x3: running beside the hang tests, output below them"
+  echo "=== multihost netns x2: running beside the hang tests, output below them"
 fi
 if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
   stage "hang tests x${repeat}" run_tests build -L hang --repeat "until-fail:${repeat}"
@@ -249,7 +249,7 @@ if ((repeat > 0)) && [[ -f build/CTestTestfile.cmake ]]; then
 fi
 if [[ -n $multihost_pid ]]; then
   # The stage ran in a subshell: its failure is recorded here.
-  wait "$multihost_pid" || failed+=("multihost netns x3")
+  wait "$multihost_pid" || failed+=("multihost netns x2")
   cat "$multihost_log"
 fi
 

@@ -59,13 +59,6 @@ Outcome outcomeOf(int p, const std::function<std::vector<char>(Communicator&, bo
   return outcome;
 }
 
-template <typename T>
-std::vector<char> bytesOf(const std::vector<T>& values) {
-  std::vector<char> out(values.size() * sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
-  return out;
-}
-
 // Runs the direct form (returns whether it served the call) and the plan, compares.
 void compare(const std::string& what, int p,
              const std::function<std::vector<char>(Communicator&, bool direct, bool& served)>& call) {
@@ -80,8 +73,6 @@ void compare(const std::string& what, int p,
   CHECK(direct.results == plan.results);
 }
 
-const TestSum kSum;
-const TestMatrixProduct kProduct;
 
 // Non-commutative on ints one extent apart: inout = 31 in + inout (wrapping).
 class TestLeftWeighted : public Op {

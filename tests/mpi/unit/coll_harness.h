@@ -27,6 +27,7 @@
 #include "mpi/core/world.h"
 #include "mpi/datatype/predefined.h"
 #include "mpi/op/op.h"
+#include "predefined_handles.h"
 
 namespace zmpi::mpi::testing {
 
@@ -142,6 +143,26 @@ class TestMatrixProduct : public Op {
   bool commutative_;
 };
 
+// The rank counts of the shared-memory suites, and a slot of their area in ints.
+inline const std::vector<int> kShmRankCounts = rankCounts({2, 3, 4, 8});
+inline constexpr int kSlotInts = static_cast<int>(coll::ShmArea::kSlotBytes / sizeof(int));
+
+inline const TestSum kSum;
+inline const TestMatrixProduct kProduct;
+
+// The bytes of `values`, to compare buffers of any element type.
+template <typename T>
+std::vector<char> bytesOf(const std::vector<T>& values) {
+  std::vector<char> out(values.size() * sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+// Operands of the large-transfer suites: rank `rank`'s int at `i`, and the sum of those
+// over `ranks` ranks.
+inline int largeValueOf(int rank, int i) { return rank * 7 + i % 1000; }
+inline int largeSumOf(int ranks, int i) { return 7 * ranks * (ranks - 1) / 2 + ranks * (i % 1000); }
+
 using Matrix = std::array<uint32_t, 4>;
 inline Matrix multiply(const Matrix& a, const Matrix& b) {
   return {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
@@ -164,14 +185,6 @@ inline std::vector<Matrix> matrices(int rank, int count) {
   return v;
 }
 
-inline Datatype& intType() {
-  bindPredefinedDatatypes();
-  return *datatypeOf(MPI_INT);
-}
-inline Datatype& doubleType() {
-  bindPredefinedDatatypes();
-  return *datatypeOf(MPI_DOUBLE);
-}
 // An opaque 16-byte element for the matrix op.
 inline Datatype& matrixType() {
   static Datatype* type = Datatype::makeBasic(Primitive::Byte, 16, "test-matrix");
@@ -202,6 +215,7 @@ namespace zmpi::mpi::testing {
 
 // Runs a plan as the blocking call does, or as the nonblocking one followed by a wait.
 enum class Mode { Blocking, Nonblocking };
+inline constexpr Mode kModes[] = {Mode::Blocking, Mode::Nonblocking};
 inline void execute(coll::Plan plan, Mode mode) {
   if (mode == Mode::Blocking) {
     coll::run(*plan);

@@ -21,7 +21,6 @@ std::vector<int> valuesOf(int rank, int count) {
   return out;
 }
 
-const Mode kModes[] = {Mode::Blocking, Mode::Nonblocking};
 
 }  // namespace
 

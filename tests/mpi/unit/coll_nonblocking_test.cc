@@ -15,7 +15,6 @@ using namespace zmpi::mpi::testing;
 
 namespace {
 
-const TestSum kSum;
 
 // One byte on the communicator's point-to-point context, through the engine directly: a
 // rank blocked here makes no call that could advance a collective.

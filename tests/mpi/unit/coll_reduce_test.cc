@@ -14,9 +14,6 @@ using namespace zmpi::mpi::testing;
 
 namespace {
 
-const Mode kModes[] = {Mode::Blocking, Mode::Nonblocking};
-const TestSum kSum;
-const TestMatrixProduct kProduct;
 const TestDoubleSum kDoubleSum;
 
 std::vector<Matrix> matricesOf(int rank, int count) {
@@ -36,7 +33,7 @@ std::vector<Matrix> orderedProduct(int first, int last, int count) {
   return out;
 }
 
-int sumOf(int ranks, int index) { return ranks * (ranks - 1) / 2 * 100 + ranks * index; }
+int reduceSumOf(int ranks, int index) { return ranks * (ranks - 1) / 2 * 100 + ranks * index; }
 std::vector<int> contribution(int rank, int count) {
   std::vector<int> out(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) out[static_cast<std::size_t>(i)] = rank * 100 + i;
@@ -70,7 +67,7 @@ TEST_CASE("allreduce with every algorithm: sums, rank-ordered products, in place
               execute(planAllreduce(comm, inPlace ? MPI_IN_PLACE : in.data(), out.data(), count, intType(), kSum),
                       mode);
               for (int i = 0; i < count; ++i) {
-                if (out[static_cast<std::size_t>(i)] != sumOf(p, i)) failed += "sum[" + std::to_string(i) + "]; ";
+                if (out[static_cast<std::size_t>(i)] != reduceSumOf(p, i)) failed += "sum[" + std::to_string(i) + "]; ";
               }
               if (in != contribution(r, count)) failed += "send buffer changed; ";
               std::vector<Matrix> min = matricesOf(r, count), mout(static_cast<std::size_t>(count));
@@ -134,7 +131,7 @@ TEST_CASE("reduce to any root, commutative or not, in place", "[coll][results]")
                       mode);
               if (r == root) {
                 for (int i = 0; i < count; ++i) {
-                  if (out[static_cast<std::size_t>(i)] != sumOf(p, i)) failed += "sum; ";
+                  if (out[static_cast<std::size_t>(i)] != reduceSumOf(p, i)) failed += "sum; ";
                 }
               } else if (out != std::vector<int>(static_cast<std::size_t>(count), -1)) {
                 failed += "non-root receive buffer touched; ";
@@ -180,7 +177,7 @@ TEST_CASE("reduce-scatter and reduce-scatter-block, commutative or not, in place
                 planReduceScatter(comm, inPlace ? MPI_IN_PLACE : in.data(), out.data(), counts.data(), intType(), kSum),
                 mode);
             for (int i = 0; i < mine; ++i) {
-              if (out[static_cast<std::size_t>(i)] != sumOf(p, first + i)) failed += "sum; ";
+              if (out[static_cast<std::size_t>(i)] != reduceSumOf(p, first + i)) failed += "sum; ";
             }
             std::vector<Matrix> min = matricesOf(r, total), mout(static_cast<std::size_t>(inPlace ? total : mine));
             if (inPlace) mout = min;
@@ -196,7 +193,7 @@ TEST_CASE("reduce-scatter and reduce-scatter-block, commutative or not, in place
             std::vector<int> bin = contribution(r, base * p), bout(static_cast<std::size_t>(base), -1);
             execute(planReduceScatterBlock(comm, bin.data(), bout.data(), base, intType(), kSum), mode);
             for (int i = 0; i < base; ++i) {
-              if (bout[static_cast<std::size_t>(i)] != sumOf(p, r * base + i)) failed += "block sum; ";
+              if (bout[static_cast<std::size_t>(i)] != reduceSumOf(p, r * base + i)) failed += "block sum; ";
             }
             failures.set(r, failed);
           });
@@ -256,9 +253,9 @@ TEST_CASE("reductions on a datatype with gaps combine elements and leave gaps al
         execute(planAllreduce(comm, in.data(), out.data(), count, padded, kSum), Mode::Blocking);
         execute(planScan(comm, in.data(), scanned.data(), count, padded, kSum), Mode::Nonblocking);
         for (int i = 0; i < count; ++i) {
-          if (out[static_cast<std::size_t>(2 * i)] != sumOf(p, i)) failed += "allreduce value; ";
+          if (out[static_cast<std::size_t>(2 * i)] != reduceSumOf(p, i)) failed += "allreduce value; ";
           if (out[static_cast<std::size_t>(2 * i + 1)] != -9) failed += "allreduce gap; ";
-          if (scanned[static_cast<std::size_t>(2 * i)] != sumOf(r + 1, i)) failed += "scan value; ";
+          if (scanned[static_cast<std::size_t>(2 * i)] != reduceSumOf(r + 1, i)) failed += "scan value; ";
           if (scanned[static_cast<std::size_t>(2 * i + 1)] != -9) failed += "scan gap; ";
         }
         failures.set(r, failed);

@@ -18,11 +18,8 @@ using namespace zmpi::mpi::testing;
 namespace {
 
 constexpr std::size_t kPiece = 4096;
-constexpr int kCount = 30000;  // ints: 120 KB per operand, about 29 pieces
-const TestSum kSum;
+constexpr int kSegmentInts = 30000;  // ints: 120 KB per operand, about 29 pieces
 
-int valueOf(int rank, int i) { return rank * 7 + i % 1000; }
-int sumOf(int ranks, int i) { return 7 * ranks * (ranks - 1) / 2 + ranks * (i % 1000); }
 
 }  // namespace
 
@@ -37,26 +34,26 @@ TEST_CASE("no collective message is larger than a piece", "[coll][segment]") {
         auto network = runRanks(p, [&](World& world) {
           Communicator& comm = world.commWorld();
           const int r = world.rank();
-          const auto all = static_cast<std::size_t>(kCount) * static_cast<std::size_t>(p);
-          std::vector<int> mine(kCount), sum(kCount, -1), shared(kCount, -1), everything(all, -1), spread(all),
+          const auto all = static_cast<std::size_t>(kSegmentInts) * static_cast<std::size_t>(p);
+          std::vector<int> mine(kSegmentInts), sum(kSegmentInts, -1), shared(kSegmentInts, -1), everything(all, -1), spread(all),
               exchanged(all, -1);
-          for (int i = 0; i < kCount; ++i) mine[static_cast<std::size_t>(i)] = valueOf(r, i);
-          for (std::size_t i = 0; i < all; ++i) spread[i] = valueOf(r, static_cast<int>(i));
+          for (int i = 0; i < kSegmentInts; ++i) mine[static_cast<std::size_t>(i)] = largeValueOf(r, i);
+          for (std::size_t i = 0; i < all; ++i) spread[i] = largeValueOf(r, static_cast<int>(i));
           if (r == 0) shared = mine;
-          execute(planAllreduce(comm, mine.data(), sum.data(), kCount, intType(), kSum), mode);
-          execute(planBcast(comm, shared.data(), kCount, intType(), 0), mode);
-          execute(planAllgather(comm, mine.data(), kCount, &intType(), everything.data(), kCount, intType()), mode);
-          execute(planAlltoall(comm, spread.data(), kCount, &intType(), exchanged.data(), kCount, intType()), mode);
+          execute(planAllreduce(comm, mine.data(), sum.data(), kSegmentInts, intType(), kSum), mode);
+          execute(planBcast(comm, shared.data(), kSegmentInts, intType(), 0), mode);
+          execute(planAllgather(comm, mine.data(), kSegmentInts, &intType(), everything.data(), kSegmentInts, intType()), mode);
+          execute(planAlltoall(comm, spread.data(), kSegmentInts, &intType(), exchanged.data(), kSegmentInts, intType()), mode);
           std::string failed;
-          for (int i = 0; i < kCount; ++i) {
-            if (sum[static_cast<std::size_t>(i)] != sumOf(p, i)) failed = "allreduce";
-            if (shared[static_cast<std::size_t>(i)] != valueOf(0, i)) failed = "bcast";
+          for (int i = 0; i < kSegmentInts; ++i) {
+            if (sum[static_cast<std::size_t>(i)] != largeSumOf(p, i)) failed = "allreduce";
+            if (shared[static_cast<std::size_t>(i)] != largeValueOf(0, i)) failed = "bcast";
           }
           for (int s = 0; s < p; ++s) {
-            for (int i = 0; i < kCount; ++i) {
-              const std::size_t k = static_cast<std::size_t>(s) * kCount + static_cast<std::size_t>(i);
-              if (everything[k] != valueOf(s, i)) failed = "allgather";
-              if (exchanged[k] != valueOf(s, r * kCount + i)) failed = "alltoall";
+            for (int i = 0; i < kSegmentInts; ++i) {
+              const std::size_t k = static_cast<std::size_t>(s) * kSegmentInts + static_cast<std::size_t>(i);
+              if (everything[k] != largeValueOf(s, i)) failed = "allgather";
+              if (exchanged[k] != largeValueOf(s, r * kSegmentInts + i)) failed = "alltoall";
             }
           }
           failures.set(r, failed);
@@ -84,13 +81,13 @@ TEST_CASE("Rabenseifner allreduce combines a few pieces at a time in small scrat
       PerRank<bool> ok(p);
       runRanks(p, [&](World& world) {
         const int r = world.rank();
-        std::vector<int> data(kCount);
-        for (int i = 0; i < kCount; ++i) data[static_cast<std::size_t>(i)] = valueOf(r, i);
-        Plan plan = planAllreduce(world.commWorld(), MPI_IN_PLACE, data.data(), kCount, intType(), kSum);
+        std::vector<int> data(kSegmentInts);
+        for (int i = 0; i < kSegmentInts; ++i) data[static_cast<std::size_t>(i)] = largeValueOf(r, i);
+        Plan plan = planAllreduce(world.commWorld(), MPI_IN_PLACE, data.data(), kSegmentInts, intType(), kSum);
         scratch.set(r, plan->scratchBytes());
         execute(std::move(plan), Mode::Blocking);
         bool good = true;
-        for (int i = 0; i < kCount; ++i) good &= data[static_cast<std::size_t>(i)] == sumOf(p, i);
+        for (int i = 0; i < kSegmentInts; ++i) good &= data[static_cast<std::size_t>(i)] == largeSumOf(p, i);
         ok.set(r, good);
       });
       std::size_t most = 0;
@@ -101,7 +98,7 @@ TEST_CASE("Rabenseifner allreduce combines a few pieces at a time in small scrat
         if (piece != "0") CHECK(scratch[r] <= 2 * Reduction::kCombinePieces * kPiece);
       }
       INFO("p=" << p);
-      if (piece == "0") CHECK(most >= kCount * sizeof(int) / 2);  // without pieces: half the operand
+      if (piece == "0") CHECK(most >= kSegmentInts * sizeof(int) / 2);  // without pieces: half the operand
     }
   }
 }
@@ -188,17 +185,17 @@ TEST_CASE("in-place alltoall swaps blocks through a few pieces of scratch", "[co
         PerRank<bool> ok(p);
         runRanks(p, [&](World& world) {
           const int r = world.rank();
-          const auto all = static_cast<std::size_t>(kCount) * static_cast<std::size_t>(p);
+          const auto all = static_cast<std::size_t>(kSegmentInts) * static_cast<std::size_t>(p);
           std::vector<int> data(all);
-          for (std::size_t i = 0; i < all; ++i) data[i] = valueOf(r, static_cast<int>(i));
-          Plan plan = planAlltoall(world.commWorld(), MPI_IN_PLACE, 0, nullptr, data.data(), kCount, intType());
+          for (std::size_t i = 0; i < all; ++i) data[i] = largeValueOf(r, static_cast<int>(i));
+          Plan plan = planAlltoall(world.commWorld(), MPI_IN_PLACE, 0, nullptr, data.data(), kSegmentInts, intType());
           scratch.set(r, plan->scratchBytes());
           execute(std::move(plan), mode);
           bool good = true;
           for (int s = 0; s < p; ++s) {
-            for (int i = 0; i < kCount; ++i) {
-              good &= data[static_cast<std::size_t>(s) * kCount + static_cast<std::size_t>(i)] ==
-                      valueOf(s, r * kCount + i);
+            for (int i = 0; i < kSegmentInts; ++i) {
+              good &= data[static_cast<std::size_t>(s) * kSegmentInts + static_cast<std::size_t>(i)] ==
+                      largeValueOf(s, r * kSegmentInts + i);
             }
           }
           ok.set(r, good);
@@ -207,7 +204,7 @@ TEST_CASE("in-place alltoall swaps blocks through a few pieces of scratch", "[co
           INFO("piece " << piece << " p=" << p << " rank " << r);
           CHECK(ok[r]);
           if (piece == "0") {
-            CHECK(scratch[r] == kCount * sizeof(int));  // one block, not the whole buffer
+            CHECK(scratch[r] == kSegmentInts * sizeof(int));  // one block, not the whole buffer
           } else {
             CHECK(scratch[r] <= Reduction::kCombinePieces * kPiece);
           }

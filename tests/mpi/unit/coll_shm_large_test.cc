@@ -23,19 +23,8 @@ using namespace zmpi::mpi::testing;
 
 namespace {
 
-const std::vector<int> kRankCounts = rankCounts({2, 3, 4, 8});
-constexpr int kSlotInts = static_cast<int>(ShmArea::kSlotBytes / sizeof(int));
 constexpr int kChunkInts = 4096 / sizeof(int);
 
-const TestSum kSum;
-const TestMatrixProduct kProduct;
-
-template <typename T>
-std::vector<char> bytesOf(const std::vector<T>& values) {
-  std::vector<char> out(values.size() * sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
-  return out;
-}
 
 // Ints in a padded-int buffer (every other int) and back.
 std::vector<int> spread(const std::vector<int>& values) {
@@ -94,7 +83,7 @@ TEST_CASE("large shm calls use the configured chunk and decline without an area"
 }
 
 TEST_CASE("large shm bcast matches the plan for every root and layout", "[coll][shm]") {
-  for (int p : kRankCounts) {
+  for (int p : kShmRankCounts) {
     for (int count : countsFor(p)) {
       for (int root = 0; root < p; ++root) {
         // Padded ints on odd ranks: the same type signature, another layout.
@@ -114,7 +103,7 @@ TEST_CASE("large shm bcast matches the plan for every root and layout", "[coll][
 }
 
 TEST_CASE("large shm allreduce matches the plan, in rank order for non-commutative ops", "[coll][shm]") {
-  for (int p : kRankCounts) {
+  for (int p : kShmRankCounts) {
     for (int count : countsFor(p)) {
       for (bool inPlace : {false, true}) {
         const int m = count / 4;  // matrices: 16-byte elements, above a slot from 129 on
@@ -151,7 +140,7 @@ TEST_CASE("large shm allreduce matches the plan, in rank order for non-commutati
 }
 
 TEST_CASE("large shm allgather and alltoall match the plans", "[coll][shm]") {
-  for (int p : kRankCounts) {
+  for (int p : kShmRankCounts) {
     for (int count : countsFor(p)) {
       for (bool inPlace : {false, true}) {
         for (bool padded : {false, true}) {
@@ -218,7 +207,7 @@ TEST_CASE("large and small shm calls in a long mixed sequence reuse chunks and s
   // Bcast roots run up to kChunks rounds ahead of slow readers; every call's values differ,
   // so a chunk overwritten before it was read shows as a wrong value.
   constexpr int kCalls = 300;
-  expectNothingWrong(kRankCounts, [&](Communicator& comm) {
+  expectNothingWrong(kShmRankCounts, [&](Communicator& comm) {
     const int r = comm.rank();
     const int p = comm.size();
     int bad = 0;

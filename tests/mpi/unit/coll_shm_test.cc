@@ -20,18 +20,7 @@ using namespace zmpi::mpi::testing;
 
 namespace {
 
-const std::vector<int> kRankCounts = rankCounts({2, 3, 4, 8});
-constexpr int kSlotInts = static_cast<int>(ShmArea::kSlotBytes / sizeof(int));
 
-template <typename T>
-std::vector<char> bytesOf(const std::vector<T>& values) {
-  std::vector<char> out(values.size() * sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
-  return out;
-}
-
-const TestSum kSum;
-const TestMatrixProduct kProduct;
 
 // The shm form serves the call (or declines it on every rank, if `fits` is false) and
 // ends with the plan's results.
@@ -51,7 +40,7 @@ std::vector<char> joined(std::vector<char> a, const std::vector<char>& b) {
 }  // namespace
 
 TEST_CASE("shm barrier serves every communicator of a few ranks", "[coll][shm]") {
-  for (int p : kRankCounts) {
+  for (int p : kShmRankCounts) {
     compare("barrier", p, true, [](Communicator& comm, bool shm, bool& served) {
       for (int i = 0; i < 5; ++i) {
         if (shm) {
@@ -66,7 +55,7 @@ TEST_CASE("shm barrier serves every communicator of a few ranks", "[coll][shm]")
 }
 
 TEST_CASE("shm bcast and reduce match the plans for every root", "[coll][shm]") {
-  for (int p : kRankCounts) {
+  for (int p : kShmRankCounts) {
     for (int root = 0; root < p; ++root) {
       for (int count : {1, 33, kSlotInts, kSlotInts + 1}) {
         const bool fits = count <= kSlotInts || shmLargeEnabled();
@@ -110,7 +99,7 @@ TEST_CASE("shm bcast and reduce match the plans for every root", "[coll][shm]") 
 }
 
 TEST_CASE("shm allreduce matches the plans, in rank order for non-commutative ops", "[coll][shm]") {
-  for (int p : kRankCounts) {
+  for (int p : kShmRankCounts) {
     for (int count : {1, 40, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
         const int m = count == 1 ? 1 : count / 4;
@@ -142,7 +131,7 @@ TEST_CASE("shm allreduce matches the plans, in rank order for non-commutative op
 }
 
 TEST_CASE("shm allgather and alltoall match the plans", "[coll][shm]") {
-  for (int p : kRankCounts) {
+  for (int p : kShmRankCounts) {
     const int alltoallLimit = kSlotInts / p;
     for (int count : {1, 17, alltoallLimit, alltoallLimit + 1, kSlotInts, kSlotInts + 1}) {
       for (bool inPlace : {false, true}) {
@@ -177,7 +166,7 @@ TEST_CASE("shm collectives in a long mixed sequence reuse their slots safely", "
   // Bcast roots and reduce's non-roots run ahead of slower ranks; each call's values
   // differ, so a slot overwritten before it was read shows as a wrong value.
   constexpr int kRounds = 1000;
-  expectNothingWrong(kRankCounts, [&](Communicator& comm) {
+  expectNothingWrong(kShmRankCounts, [&](Communicator& comm) {
     const int r = comm.rank();
     const int p = comm.size();
     int bad = 0;
@@ -216,7 +205,7 @@ TEST_CASE("shm bcast root a whole ring ahead waits for its slowest reader", "[co
   };
   const Ring rings[] = {{"small units", 1, ShmArea::kSmallUnits}, {"rooted slots", kSlotInts, ShmArea::kLargeSlots}};
   for (const Ring& ring : rings) {
-    for (int p : kRankCounts) {
+    for (int p : kShmRankCounts) {
       INFO(ring.what);
       std::atomic<int> issued{0};
       expectNothingWrong({p}, [&](Communicator& comm) {
@@ -252,7 +241,7 @@ TEST_CASE("shm synchronising calls alternate stamped lines and slots safely", "[
   constexpr int kRounds = 600;
   constexpr int kStampedInts = static_cast<int>(ShmArea::kStampedSyncBytes / sizeof(int));
   static_assert(kStampedInts == 12, "the counts below straddle the stamped size");
-  expectNothingWrong(kRankCounts, [&](Communicator& comm) {
+  expectNothingWrong(kShmRankCounts, [&](Communicator& comm) {
     const int r = comm.rank();
     const int p = comm.size();
     int bad = 0;

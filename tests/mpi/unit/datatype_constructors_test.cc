@@ -9,20 +9,12 @@
 #include "mpi/core/error.h"
 #include "mpi/datatype/constructors.h"
 #include "mpi/datatype/predefined.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 
 namespace {
-
-struct Release {
-  void operator()(Datatype* type) const { type->release(); }
-};
-using Owned = std::unique_ptr<Datatype, Release>;
-
-Datatype& basic(MPI_Datatype handle) {
-  bindPredefinedDatatypes();
-  return *datatypeOf(handle);
-}
 
 std::vector<std::pair<std::ptrdiff_t, std::size_t>> blocksOf(const Datatype& type) {
   std::vector<std::pair<std::ptrdiff_t, std::size_t>> out;

@@ -10,15 +10,12 @@
 
 #include "mpi/datatype/constructors.h"
 #include "mpi/datatype/predefined.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 
 namespace {
-
-struct Release {
-  void operator()(Datatype* type) const { type->release(); }
-};
-using Owned = std::unique_ptr<Datatype, Release>;
 
 // The model: a type map of (offset, bytes) basic elements and the bounds.
 struct Model {
@@ -70,11 +67,6 @@ Model resizedModel(Model t, std::ptrdiff_t lb, std::ptrdiff_t extent) {
   t.ub = lb + extent;
   t.explicitBounds = true;
   return t;
-}
-
-Datatype& basic(MPI_Datatype handle) {
-  bindPredefinedDatatypes();
-  return *datatypeOf(handle);
 }
 
 void compare(const Datatype& type, const Model& model) {

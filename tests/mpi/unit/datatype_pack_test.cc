@@ -11,20 +11,12 @@
 #include "mpi/datatype/constructors.h"
 #include "mpi/datatype/external32.h"
 #include "mpi/datatype/predefined.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 
 namespace {
-
-struct Release {
-  void operator()(Datatype* type) const { type->release(); }
-};
-using Owned = std::unique_ptr<Datatype, Release>;
-
-Datatype& basic(MPI_Datatype handle) {
-  bindPredefinedDatatypes();
-  return *datatypeOf(handle);
-}
 
 template <typename T>
 std::vector<T> packed(const Datatype& type, const void* base, std::size_t count) {

@@ -18,28 +18,14 @@
 #include "mpi/core/info.h"
 #include "mpi/io/collective.h"
 #include "mpi/io/open.h"
+#include "temp_dir.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::io;
 using zmpi::mpi::testing::runMockWorlds;
+using zmpi::mpi::testing::TempDir;
 
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    static int counter = 0;
-    path_ = std::filesystem::path(base && *base ? base : "/tmp") /
-            ("zmpi-io-open-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 struct Result {
   int code = -1;

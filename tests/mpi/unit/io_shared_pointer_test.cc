@@ -14,26 +14,11 @@
 #include <vector>
 
 #include "mpi/io/shared_pointer.h"
+#include "temp_dir.h"
 
 using zmpi::mpi::io::SharedPointer;
 
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    static int counter = 0;
-    path_ = std::filesystem::path(base && *base ? base : "/tmp") /
-            ("zmpi-io-shfp-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 }  // namespace
 

@@ -20,38 +20,14 @@
 #include "mpi/io/posix_file.h"
 #include "mpi/io/transfer.h"
 #include "mpi/io/view.h"
+#include "temp_dir.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 using namespace zmpi::mpi::io;
 
 namespace {
-
-struct Release {
-  void operator()(Datatype* type) const { type->release(); }
-};
-using Owned = std::unique_ptr<Datatype, Release>;
-
-Datatype& basic(MPI_Datatype handle) {
-  bindPredefinedDatatypes();
-  return *datatypeOf(handle);
-}
-
-// A directory of its own under $TMPDIR (or /tmp), removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    static int counter = 0;
-    path_ = std::filesystem::path(base && *base ? base : "/tmp") /
-            ("zmpi-io-unit-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 template <typename Body>
 int errorCodeOf(Body&& body) {

@@ -8,22 +8,14 @@
 #include "mpi/datatype/constructors.h"
 #include "mpi/datatype/predefined.h"
 #include "mpi/io/view_mapper.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 using zmpi::mpi::io::FileSegment;
 using zmpi::mpi::io::ViewMapper;
 
 namespace {
-
-struct Release {
-  void operator()(Datatype* type) const { type->release(); }
-};
-using Owned = std::unique_ptr<Datatype, Release>;
-
-Datatype& intType() {
-  bindPredefinedDatatypes();
-  return *datatypeOf(MPI_INT);
-}
 
 ViewMapper mapperOf(std::int64_t disp, const Datatype& filetype) {
   return ViewMapper(disp, filetype.blocks(), filetype.extent());

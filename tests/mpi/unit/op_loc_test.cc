@@ -8,28 +8,20 @@
 #include "mpi/datatype/predefined.h"
 #include "mpi/op/op.h"
 #include "mpi/op/predefined.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 
 namespace {
 
-constexpr std::size_t kCount = 23;
+constexpr std::size_t kLocPairs = 23;
 
 template <typename V, typename I>
 struct Pair {
   V value;
   I index;
 };
-
-Op& op(MPI_Op handle) {
-  bindPredefinedOps();
-  return *opOf(handle);
-}
-
-const Datatype& type(MPI_Datatype handle) {
-  bindPredefinedDatatypes();
-  return *datatypeOf(handle);
-}
 
 template <typename V, typename I>
 Pair<V, I> reference(Pair<V, I> a, Pair<V, I> b, bool isMax) {
@@ -42,9 +34,9 @@ Pair<V, I> reference(Pair<V, I> a, Pair<V, I> b, bool isMax) {
 // Values repeat every 4 elements, so about a quarter of the pairs tie.
 template <typename V, typename I>
 void operands(std::vector<Pair<V, I>>& in, std::vector<Pair<V, I>>& inout) {
-  for (std::size_t k = 0; k < kCount; ++k) {
+  for (std::size_t k = 0; k < kLocPairs; ++k) {
     in.push_back({static_cast<V>(static_cast<int>(k % 4) - 1), static_cast<I>(k)});
-    inout.push_back({static_cast<V>(static_cast<int>((k * 3) % 4) - 1), static_cast<I>(kCount - k)});
+    inout.push_back({static_cast<V>(static_cast<int>((k * 3) % 4) - 1), static_cast<I>(kLocPairs - k)});
   }
 }
 
@@ -53,28 +45,28 @@ void checkLoc(MPI_Datatype handle) {
   for (const bool isMax : {true, false}) {
     std::vector<Pair<V, I>> in, inout, expected;
     operands(in, inout);
-    for (std::size_t k = 0; k < kCount; ++k) expected.push_back(reference(in[k], inout[k], isMax));
+    for (std::size_t k = 0; k < kLocPairs; ++k) expected.push_back(reference(in[k], inout[k], isMax));
     const Op& o = op(isMax ? MPI_MAXLOC : MPI_MINLOC);
-    const Datatype& t = type(handle);
+    const Datatype& t = basic(handle);
     INFO(o.name << " on " << t.name);
 
     std::vector<Pair<V, I>> memory = inout;
-    o.apply(in.data(), memory.data(), kCount, t);
+    o.apply(in.data(), memory.data(), kLocPairs, t);
     int wrong = 0;
-    for (std::size_t k = 0; k < kCount; ++k) {
+    for (std::size_t k = 0; k < kLocPairs; ++k) {
       wrong += memory[k].value != expected[k].value || memory[k].index != expected[k].index;
     }
     CHECK(wrong == 0);
 
     // Packed: pack both operands, reduce, unpack, compare.
-    std::vector<char> packedIn(kCount * t.size()), packedInout(kCount * t.size());
-    t.pack(in.data(), kCount, packedIn.data());
-    t.pack(inout.data(), kCount, packedInout.data());
-    o.applyPacked(packedIn.data(), packedInout.data(), kCount, t);
-    std::vector<Pair<V, I>> unpacked(kCount);
+    std::vector<char> packedIn(kLocPairs * t.size()), packedInout(kLocPairs * t.size());
+    t.pack(in.data(), kLocPairs, packedIn.data());
+    t.pack(inout.data(), kLocPairs, packedInout.data());
+    o.applyPacked(packedIn.data(), packedInout.data(), kLocPairs, t);
+    std::vector<Pair<V, I>> unpacked(kLocPairs);
     t.unpack(packedInout.data(), packedInout.size(), unpacked.data());
     wrong = 0;
-    for (std::size_t k = 0; k < kCount; ++k) {
+    for (std::size_t k = 0; k < kLocPairs; ++k) {
       wrong += unpacked[k].value != expected[k].value || unpacked[k].index != expected[k].index;
     }
     CHECK(wrong == 0);
@@ -100,10 +92,10 @@ TEST_CASE("MAXLOC/MINLOC on the Fortran pair types") {
 
 TEST_CASE("ties keep the lower index whichever operand holds it") {
   Pair<double, int> in{3.0, 9}, inout{3.0, 4};
-  op(MPI_MAXLOC).apply(&in, &inout, 1, type(MPI_DOUBLE_INT));
+  op(MPI_MAXLOC).apply(&in, &inout, 1, basic(MPI_DOUBLE_INT));
   CHECK(inout.index == 4);
   in = {3.0, 2};
-  op(MPI_MINLOC).apply(&in, &inout, 1, type(MPI_DOUBLE_INT));
+  op(MPI_MINLOC).apply(&in, &inout, 1, basic(MPI_DOUBLE_INT));
   CHECK(inout.index == 2);
   CHECK(inout.value == 3.0);
 }
@@ -121,5 +113,5 @@ TEST_CASE("a derived type of pairs reduces pair by pair") {
 
 TEST_CASE("MAXLOC does not apply to plain types") {
   int a = 1, b = 2;
-  CHECK_THROWS_AS(op(MPI_MAXLOC).apply(&a, &b, 1, type(MPI_INT)), MpiError);
+  CHECK_THROWS_AS(op(MPI_MAXLOC).apply(&a, &b, 1, basic(MPI_INT)), MpiError);
 }

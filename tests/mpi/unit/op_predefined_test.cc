@@ -12,15 +12,17 @@
 #include "mpi/datatype/predefined.h"
 #include "mpi/op/op.h"
 #include "mpi/op/predefined.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 
 namespace {
 
 __extension__ typedef __int128 Int128;
 
 // Not a multiple of any vector width, so the loops' scalar tails run too.
-constexpr std::size_t kCount = 37;
+constexpr std::size_t kElements = 37;
 
 template <typename T>
 struct IsComplex : std::false_type {};
@@ -44,40 +46,30 @@ T sample(std::size_t i, int salt) {
   }
 }
 
-Op& op(MPI_Op handle) {
-  bindPredefinedOps();
-  return *opOf(handle);
-}
-
-const Datatype& type(MPI_Datatype handle) {
-  bindPredefinedDatatypes();
-  return *datatypeOf(handle);
-}
-
 template <typename T, typename F>
 void expectOp(MPI_Op opHandle, MPI_Datatype typeHandle, F reference) {
-  T in[kCount], inout[kCount], expected[kCount];
-  for (std::size_t i = 0; i < kCount; ++i) {
+  T in[kElements], inout[kElements], expected[kElements];
+  for (std::size_t i = 0; i < kElements; ++i) {
     in[i] = sample<T>(i, 1);
     inout[i] = sample<T>(i, 2);
     expected[i] = reference(in[i], inout[i]);
   }
-  op(opHandle).apply(in, inout, kCount, type(typeHandle));
+  op(opHandle).apply(in, inout, kElements, basic(typeHandle));
   // The argument check's shortcut (capi opArg) must know what apply accepts.
-  if (opHandle != MPI_REPLACE && opHandle != MPI_NO_OP) CHECK(op(opHandle).knownToAccept(type(typeHandle)));
+  if (opHandle != MPI_REPLACE && opHandle != MPI_NO_OP) CHECK(op(opHandle).knownToAccept(basic(typeHandle)));
   int wrong = 0;
-  for (std::size_t i = 0; i < kCount; ++i) wrong += !(inout[i] == expected[i]);
-  INFO(op(opHandle).name << " on " << type(typeHandle).name);
+  for (std::size_t i = 0; i < kElements; ++i) wrong += !(inout[i] == expected[i]);
+  INFO(op(opHandle).name << " on " << basic(typeHandle).name);
   CHECK(wrong == 0);
 }
 
 int errorOf(MPI_Op opHandle, MPI_Datatype typeHandle, std::string* text = nullptr) {
   char in[64] = {}, inout[64] = {};
   try {
-    op(opHandle).apply(in, inout, 1, type(typeHandle));
+    op(opHandle).apply(in, inout, 1, basic(typeHandle));
   } catch (const MpiError& error) {
     if (text) *text = error.what();
-    CHECK_FALSE(op(opHandle).knownToAccept(type(typeHandle)));  // opArg then tries apply
+    CHECK_FALSE(op(opHandle).knownToAccept(basic(typeHandle)));  // opArg then tries apply
     return error.code();
   }
   return MPI_SUCCESS;
@@ -237,7 +229,7 @@ TEST_CASE("predefined ops are bound to their handle symbols and are commutative"
 
 TEST_CASE("zero counts touch nothing") {
   int in = 5, inout = 7;
-  op(MPI_SUM).apply(&in, &inout, 0, type(MPI_INT));
-  op(MPI_SUM).applyPacked(&in, &inout, 0, type(MPI_INT));
+  op(MPI_SUM).apply(&in, &inout, 0, basic(MPI_INT));
+  op(MPI_SUM).applyPacked(&in, &inout, 0, basic(MPI_INT));
   CHECK(inout == 7);
 }

@@ -10,25 +10,12 @@
 #include "mpi/datatype/predefined.h"
 #include "mpi/op/op.h"
 #include "mpi/op/predefined.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 
 namespace {
-
-struct Release {
-  void operator()(Datatype* type) const { type->release(); }
-};
-using Owned = std::unique_ptr<Datatype, Release>;
-
-Datatype& type(MPI_Datatype handle) {
-  bindPredefinedDatatypes();
-  return *datatypeOf(handle);
-}
-
-Op& op(MPI_Op handle) {
-  bindPredefinedOps();
-  return *opOf(handle);
-}
 
 struct Seen {
   int calls = 0;
@@ -62,14 +49,14 @@ TEST_CASE("a user op gets the left operand first, the count and the type handle"
   CHECK_FALSE(user.predefined());
   std::vector<int> in{1, 2, 3}, inout{4, 5, 6};
   seen = {};
-  user.apply(in.data(), inout.data(), 3, type(MPI_INT));
+  user.apply(in.data(), inout.data(), 3, basic(MPI_INT));
   CHECK(inout == std::vector<int>{14, 25, 36});
   CHECK(seen.calls == 1);
   CHECK(seen.length == 3);
   CHECK(seen.type == MPI_INT);
 
   SECTION("derived types arrive as the program's handle") {
-    Owned pair(types::contiguous(2, type(MPI_INT)));
+    Owned pair(types::contiguous(2, basic(MPI_INT)));
     std::vector<int> a{1, 1, 1, 1}, b{2, 2, 2, 2};
     seen = {};
     user.apply(a.data(), b.data(), 2, *pair);
@@ -81,7 +68,7 @@ TEST_CASE("a user op gets the left operand first, the count and the type handle"
 TEST_CASE("a user op on packed data of a non-contiguous type sees user layout") {
   UserOp user(&firstOfVector, true);
   CHECK(user.commutative());
-  Owned strided(types::vector(1, 1, 1, type(MPI_INT)));
+  Owned strided(types::vector(1, 1, 1, basic(MPI_INT)));
   Owned spaced(types::resized(*strided, 0, 3 * sizeof(int)));
   REQUIRE_FALSE(spaced->contiguous());
   std::vector<int> in{1, 2, 3}, inout{10, 20, 30};  // packed: 3 elements of one int each
@@ -99,13 +86,13 @@ TEST_CASE("user ops are reference counted") {
 }
 
 TEST_CASE("predefined ops reduce derived types of one basic type over their blocks only") {
-  Owned everyOther(types::vector(3, 1, 2, type(MPI_DOUBLE)));
+  Owned everyOther(types::vector(3, 1, 2, basic(MPI_DOUBLE)));
   std::vector<double> in{1, 100, 2, 100, 3}, inout{10, -1, 20, -1, 30};
   op(MPI_SUM).apply(in.data(), inout.data(), 1, *everyOther);
   CHECK(inout == std::vector<double>{11, -1, 22, -1, 33});
 
   SECTION("count > 1 of a resized type") {
-    Owned spaced(types::resized(type(MPI_INT), 0, 2 * sizeof(int)));
+    Owned spaced(types::resized(basic(MPI_INT), 0, 2 * sizeof(int)));
     std::vector<int> a{1, 0, 2, 0, 3, 0}, b{5, 7, 5, 7, 5, 7};
     op(MPI_MAX).apply(a.data(), b.data(), 3, *spaced);
     CHECK(b == std::vector<int>{5, 7, 5, 7, 5, 7});
@@ -118,7 +105,7 @@ TEST_CASE("predefined ops reduce derived types of one basic type over their bloc
     CHECK(b == std::vector<double>{5, 7, 9});
   }
   SECTION("a contiguous type reduces as one loop") {
-    Owned four(types::contiguous(4, type(MPI_INT)));
+    Owned four(types::contiguous(4, basic(MPI_INT)));
     CHECK(four->denseRun());
     std::vector<int> a(8, 1), b(8, 2);
     op(MPI_BXOR).apply(a.data(), b.data(), 2, *four);
@@ -133,7 +120,7 @@ TEST_CASE("a struct mixing basic types is refused by arithmetic ops but replaced
   };
   const int lengths[] = {1, 1};
   const MPI_Aint at[] = {offsetof(S, i), offsetof(S, d)};
-  Datatype* kinds[] = {&type(MPI_INT), &type(MPI_DOUBLE)};
+  Datatype* kinds[] = {&basic(MPI_INT), &basic(MPI_DOUBLE)};
   Owned mixed(types::structType(2, lengths, at, kinds));
   S a{1, 2.0}, b{3, 4.0};
   try {

@@ -8,17 +8,14 @@
 #include "mpi/datatype/constructors.h"
 #include "mpi/datatype/predefined.h"
 #include "mpi/rma/target_layout.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
+using namespace zmpi::mpi::testing;
 using zmpi::mpi::rma::layoutOf;
 using namespace zmpi::mpi::types;
 
 namespace {
-
-Datatype& intType() {
-  bindPredefinedDatatypes();
-  return *datatypeOf(MPI_INT);
-}
 
 bool sameBlocks(const std::vector<TypeBlock>& blocks, const std::vector<TypeBlock>& expected) {
   if (blocks.size() != expected.size()) return false;

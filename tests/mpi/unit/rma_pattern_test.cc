@@ -11,30 +11,14 @@
 #include "mpi/op/predefined.h"
 #include "mpi/rma/protocol.h"
 #include "mpi/rma/window_create.h"
+#include "locked_check.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;
 using rma::RmaKind;
 
 namespace {
-
-// Catch2 is not thread-safe: ranks (threads) that check at the same time take turns.
-std::mutex checkMutex;
-#define RANK_CHECK(...)                     \
-  do {                                      \
-    std::lock_guard checkLock_(checkMutex); \
-    CHECK(__VA_ARGS__);                     \
-  } while (0)
-
-const Datatype& intType() {
-  bindPredefinedDatatypes();
-  return *datatypeOf(MPI_INT);
-}
-
-const Op& op(MPI_Op handle) {
-  bindPredefinedOps();
-  return *opOf(handle);
-}
 
 // The one-sided messages `from` sent, in order (kinds >= 16; window creation and barriers
 // are point-to-point traffic and left out).
@@ -62,8 +46,8 @@ TEST_CASE("a put in a fence epoch is one Put, then one Flush answered by one Rep
     }
     window->fence(0);
     if (world.rank() == 1) {
-      RANK_CHECK(memory[1] == 7);
-      RANK_CHECK(memory[2] == 8);
+      LOCKED_CHECK(memory[1] == 7);
+      LOCKED_CHECK(memory[2] == 8);
     }
     rma::freeWindow(*window);
   });
@@ -80,15 +64,15 @@ TEST_CASE("a get is one Get answered by one Reply carrying the data, with no flu
     if (world.rank() == 0) window->get(got, 2, intType(), 1, 1, 2, intType());
     window->fence(0);
     if (world.rank() == 0) {
-      RANK_CHECK(got[0] == 11);
-      RANK_CHECK(got[1] == 12);
+      LOCKED_CHECK(got[0] == 11);
+      LOCKED_CHECK(got[1] == 12);
     }
     rma::freeWindow(*window);
   });
   CHECK(rmaSentBy(*network, 0) == Trace{{1, RmaKind::Get}});
   CHECK(rmaSentBy(*network, 1) == Trace{{0, RmaKind::Reply}});
   for (const SentRecord& record : network->sentBy(1)) {
-    if (static_cast<uint16_t>(record.kind) == rma::kindValue(RmaKind::Reply)) RANK_CHECK(record.payloadBytes == 8);
+    if (static_cast<uint16_t>(record.kind) == rma::kindValue(RmaKind::Reply)) LOCKED_CHECK(record.payloadBytes == 8);
   }
 }
 
@@ -101,7 +85,7 @@ TEST_CASE("operations on this rank's own window never touch the network", "[rma]
     window->put({&value, 1, &intType()}, world.rank(), 0, 1, intType());
     int got = 0;
     window->get(&got, 1, intType(), world.rank(), 0, 1, intType());
-    RANK_CHECK(got == 5);
+    LOCKED_CHECK(got == 5);
     window->fence(0);
     rma::freeWindow(*window);
   });
@@ -122,10 +106,10 @@ TEST_CASE("an exclusive lock epoch: LockRequest, LockGranted, operations, Unlock
       window->accumulate({&one, 1, &longType}, 1, 0, 1, longType, op(MPI_SUM));
       window->getAccumulate({&one, 1, &longType}, &fetched, 1, longType, 1, 0, 1, longType, op(MPI_SUM));
       window->unlock(1);
-      RANK_CHECK(fetched == 101);
+      LOCKED_CHECK(fetched == 101);
     }
     window->fence(0);  // (no epoch left open; orders the check below after rank 0's unlock)
-    if (world.rank() == 1) RANK_CHECK(memory == 102);
+    if (world.rank() == 1) LOCKED_CHECK(memory == 102);
     rma::freeWindow(*window);
   });
   CHECK(rmaSentBy(*network, 0) ==
@@ -153,7 +137,7 @@ TEST_CASE("a lock request waits at the target until the holder unlocks", "[rma][
       int seen = -1;
       window->get(&seen, 1, intType(), 0, 0, 1, intType());
       window->flush(0);
-      RANK_CHECK(seen == 1);  // granted only after rank 1's put and unlock
+      LOCKED_CHECK(seen == 1);  // granted only after rank 1's put and unlock
       window->unlock(0);
     }
     window->fence(0);
@@ -170,7 +154,7 @@ TEST_CASE("PSCW: Post to each origin, the operations, then Complete to each targ
     if (world.rank() == 0) {
       window->post(*origins, 0);
       window->wait();
-      RANK_CHECK(memory == 3);
+      LOCKED_CHECK(memory == 3);
     } else {
       const int value = world.rank();
       window->start(*targets, 0);

@@ -14,29 +14,13 @@
 #include "mpi/op/predefined.h"
 #include "mpi/rma/exchange.h"
 #include "mpi/rma/window_create.h"
+#include "locked_check.h"
+#include "predefined_handles.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;
 
 namespace {
-
-// Catch2 is not thread-safe: ranks (threads) that check at the same time take turns.
-std::mutex checkMutex;
-#define RANK_CHECK(...)                     \
-  do {                                      \
-    std::lock_guard checkLock_(checkMutex); \
-    CHECK(__VA_ARGS__);                     \
-  } while (0)
-
-const Datatype& type(MPI_Datatype handle) {
-  bindPredefinedDatatypes();
-  return *datatypeOf(handle);
-}
-
-const Op& op(MPI_Op handle) {
-  bindPredefinedOps();
-  return *opOf(handle);
-}
 
 int errorCodeOf(const std::function<void()>& call) {
   try {
@@ -54,7 +38,7 @@ TEST_CASE("accumulates from concurrent origins under shared locks sum exactly", 
   runMockWorlds(kRanks, [](World& world) {
     long cells[3] = {0, 0, 0};
     auto window = rma::createWindow(world.commWorld(), cells, sizeof cells, sizeof(long));
-    const Datatype& longType = type(MPI_LONG);
+    const Datatype& longType = basic(MPI_LONG);
     const long add[3] = {1, 2, 3};
     std::vector<long> fetched;
     window->lockAll(0);
@@ -66,14 +50,14 @@ TEST_CASE("accumulates from concurrent origins under shared locks sum exactly", 
       fetched.push_back(before);
     }
     window->unlockAll();
-    for (std::size_t i = 1; i < fetched.size(); ++i) RANK_CHECK(fetched[i] > fetched[i - 1]);
+    for (std::size_t i = 1; i < fetched.size(); ++i) LOCKED_CHECK(fetched[i] > fetched[i - 1]);
     rma::barrier(world.commWorld());
     if (world.rank() == 0) {
-      RANK_CHECK(cells[0] == kRanks * kRounds);
-      RANK_CHECK(cells[1] == 2 * kRanks * kRounds);
-      RANK_CHECK(cells[2] == 3 * kRanks * kRounds);
+      LOCKED_CHECK(cells[0] == kRanks * kRounds);
+      LOCKED_CHECK(cells[1] == 2 * kRanks * kRounds);
+      LOCKED_CHECK(cells[2] == 3 * kRanks * kRounds);
     }
-    if (world.rank() == 1) RANK_CHECK(cells[2] == kRanks * kRounds);
+    if (world.rank() == 1) LOCKED_CHECK(cells[2] == kRanks * kRounds);
     rma::freeWindow(*window);
   });
 }
@@ -83,7 +67,7 @@ TEST_CASE("exclusive locks make a read-modify-write by get and put safe", "[rma]
   runMockWorlds(kRanks, [](World& world) {
     int counter = 0;
     auto window = rma::createWindow(world.commWorld(), &counter, sizeof counter, sizeof counter);
-    const Datatype& intType = type(MPI_INT);
+    const Datatype& intType = basic(MPI_INT);
     for (int i = 0; i < kRounds; ++i) {
       int value = 0;
       window->lock(MPI_LOCK_EXCLUSIVE, 2, 0);
@@ -94,7 +78,7 @@ TEST_CASE("exclusive locks make a read-modify-write by get and put safe", "[rma]
       window->unlock(2);
     }
     rma::barrier(world.commWorld());
-    if (world.rank() == 2) RANK_CHECK(counter == kRanks * kRounds);
+    if (world.rank() == 2) LOCKED_CHECK(counter == kRanks * kRounds);
     rma::freeWindow(*window);
   });
 }
@@ -105,7 +89,7 @@ TEST_CASE("compare-and-swap succeeds for exactly one of several contenders", "[r
   runMockWorlds(kRanks, [&](World& world) {
     int word = 0;
     auto window = rma::createWindow(world.commWorld(), &word, sizeof word, sizeof word);
-    const Datatype& intType = type(MPI_INT);
+    const Datatype& intType = basic(MPI_INT);
     const int mine = world.rank() + 1, expected = 0;
     int previous = -1;
     window->lockAll(0);
@@ -113,7 +97,7 @@ TEST_CASE("compare-and-swap succeeds for exactly one of several contenders", "[r
     window->unlockAll();
     won[static_cast<std::size_t>(world.rank())] = previous == 0 ? 1 : 0;
     rma::barrier(world.commWorld());
-    if (world.rank() == 0) RANK_CHECK(word >= 1);
+    if (world.rank() == 0) LOCKED_CHECK(word >= 1);
     rma::freeWindow(*window);
   });
   int winners = 0;
@@ -138,15 +122,15 @@ TEST_CASE("a strided target datatype scatters the packed origin data", "[rma][mo
     window->fence(0);
     if (world.rank() == 0) {
       const int values[4] = {10, 11, 12, 13};
-      window->put({values, 4, &type(MPI_INT)}, 1, 1, 1, strided);
+      window->put({values, 4, &basic(MPI_INT)}, 1, 1, 1, strided);
       const int ones[4] = {1, 1, 1, 1};
       // Ordered after the put: one origin, one FIFO channel to the target.
-      window->accumulate({ones, 4, &type(MPI_INT)}, 1, 1, 1, strided, op(MPI_SUM));
+      window->accumulate({ones, 4, &basic(MPI_INT)}, 1, 1, 1, strided, op(MPI_SUM));
     }
     window->fence(0);
     if (world.rank() == 1) {
       const int expected[8] = {-1, 11, 12, -1, -1, 13, 14, -1};
-      for (int i = 0; i < 8; ++i) RANK_CHECK(memory[i] == expected[i]);
+      for (int i = 0; i < 8; ++i) LOCKED_CHECK(memory[i] == expected[i]);
     }
     rma::freeWindow(*window);
   });
@@ -159,20 +143,20 @@ TEST_CASE("dynamic windows reach attached memory by address, and only that", "[r
     window->attach(region.data(), static_cast<MPI_Aint>(region.size() * sizeof(int)));
     const auto mine = reinterpret_cast<MPI_Aint>(region.data());
     std::vector<MPI_Aint> addresses = rma::allgather(world.commWorld(), mine);
-    const Datatype& intType = type(MPI_INT);
+    const Datatype& intType = basic(MPI_INT);
     const int peer = 1 - world.rank();
     window->lock(MPI_LOCK_SHARED, peer, 0);
     int got = -1;
     window->get(&got, 1, intType, peer, addresses[static_cast<std::size_t>(peer)] + 3 * sizeof(int), 1, intType);
     window->flush(peer);
-    RANK_CHECK(got == peer);
+    LOCKED_CHECK(got == peer);
     const int value = 42;
     window->put({&value, 1, &intType}, peer, addresses[static_cast<std::size_t>(peer)] + 4 * sizeof(int), 1, intType);
     const int unlockCode = errorCodeOf([&] { window->unlock(peer); });  // not under the check lock: it waits
-    RANK_CHECK(unlockCode == MPI_ERR_RMA_RANGE);
+    LOCKED_CHECK(unlockCode == MPI_ERR_RMA_RANGE);
     rma::barrier(world.commWorld());
     window->detach(region.data());
-    RANK_CHECK(errorCodeOf([&] { window->detach(region.data()); }) == MPI_ERR_BASE);
+    LOCKED_CHECK(errorCodeOf([&] { window->detach(region.data()); }) == MPI_ERR_BASE);
     rma::freeWindow(*window);
   });
 }
@@ -188,17 +172,17 @@ TEST_CASE("shared windows: contiguous parts, direct stores visible to every rank
     int unit = 0;
     auto* part0 = static_cast<int*>(window->sharedQuery(0, &size0, &unit));
     auto* part2 = static_cast<int*>(window->sharedQuery(2, &size2, &unit));
-    RANK_CHECK(part2 == part0 + 4);  // rank 1's part is empty
-    RANK_CHECK(size0 == 16);
-    RANK_CHECK(unit == 4);
-    RANK_CHECK(part2[3] == 23);
+    LOCKED_CHECK(part2 == part0 + 4);  // rank 1's part is empty
+    LOCKED_CHECK(size0 == 16);
+    LOCKED_CHECK(unit == 4);
+    LOCKED_CHECK(part2[3] == 23);
     // A put to a same-host rank is a store: no message.
     window->lockAll(0);
     const int value = -1;
-    window->put({&value, 1, &type(MPI_INT)}, 2, world.rank(), 1, type(MPI_INT));
+    window->put({&value, 1, &basic(MPI_INT)}, 2, world.rank(), 1, basic(MPI_INT));
     window->unlockAll();
     rma::barrier(world.commWorld());
-    if (world.rank() == 2) RANK_CHECK((mine[0] == -1 && mine[1] == -1 && mine[2] == -1 && mine[3] == 23));
+    if (world.rank() == 2) LOCKED_CHECK((mine[0] == -1 && mine[1] == -1 && mine[2] == -1 && mine[3] == 23));
     rma::freeWindow(*window);
   });
 }
@@ -207,15 +191,15 @@ TEST_CASE("the origin rejects misuse with the standard's error classes", "[rma][
   runMockWorlds(2, [](World& world) {
     int memory[2] = {0, 0};
     auto window = rma::createWindow(world.commWorld(), memory, sizeof memory, sizeof(int));
-    const Datatype& intType = type(MPI_INT);
+    const Datatype& intType = basic(MPI_INT);
     const int value = 1;
-    RANK_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 1, 0, 1, intType); }) == MPI_ERR_RMA_SYNC);
-    RANK_CHECK(errorCodeOf([&] { window->lock(7, 1, 0); }) == MPI_ERR_LOCKTYPE);
-    RANK_CHECK(errorCodeOf([&] { window->unlock(1); }) == MPI_ERR_RMA_SYNC);
+    LOCKED_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 1, 0, 1, intType); }) == MPI_ERR_RMA_SYNC);
+    LOCKED_CHECK(errorCodeOf([&] { window->lock(7, 1, 0); }) == MPI_ERR_LOCKTYPE);
+    LOCKED_CHECK(errorCodeOf([&] { window->unlock(1); }) == MPI_ERR_RMA_SYNC);
     window->fence(0);
-    RANK_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 1, 2, 1, intType); }) == MPI_ERR_RMA_RANGE);
-    RANK_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 5, 0, 1, intType); }) == MPI_ERR_RANK);
-    RANK_CHECK(errorCodeOf([&] { window->sharedQuery(0, nullptr, nullptr); }) == MPI_ERR_RMA_FLAVOR);
+    LOCKED_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 1, 2, 1, intType); }) == MPI_ERR_RMA_RANGE);
+    LOCKED_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 5, 0, 1, intType); }) == MPI_ERR_RANK);
+    LOCKED_CHECK(errorCodeOf([&] { window->sharedQuery(0, nullptr, nullptr); }) == MPI_ERR_RMA_FLAVOR);
     window->fence(MPI_MODE_NOSUCCEED);
     rma::freeWindow(*window);
   });

@@ -36,7 +36,7 @@ std::vector<int> alltoallInts(Communicator& comm, bool nonblocking = false) {
   return in;
 }
 
-CartesianTopology grid(std::vector<int> dims, std::vector<bool> periods) {
+CartesianTopology cartesian(std::vector<int> dims, std::vector<bool> periods) {
   return {std::move(dims), std::move(periods)};
 }
 
@@ -47,7 +47,7 @@ TEST_CASE("a block sent towards +1 arrives in the receiver's -1 slot, even from 
   // are the rank itself.
   std::array<std::vector<int>, 2> got;
   runMockWorlds(2, [&](World& world) {
-    auto cart = createCartesian(world.commWorld(), grid({2, 1}, {true, true}));
+    auto cart = createCartesian(world.commWorld(), cartesian({2, 1}, {true, true}));
     got[static_cast<std::size_t>(world.rank())] = alltoallInts(*cart);
   });
   // Slots: [dim0 -1, dim0 +1, dim1 -1, dim1 +1]. The -1 slot holds what the -1 neighbor
@@ -59,7 +59,7 @@ TEST_CASE("a block sent towards +1 arrives in the receiver's -1 slot, even from 
 TEST_CASE("open Cartesian edges are MPI_PROC_NULL and leave their slots alone", "[topo][neighbor][mock]") {
   std::array<std::vector<int>, 3> got;
   runMockWorlds(3, [&](World& world) {
-    auto line = createCartesian(world.commWorld(), grid({3}, {false}));
+    auto line = createCartesian(world.commWorld(), cartesian({3}, {false}));
     got[static_cast<std::size_t>(world.rank())] = alltoallInts(*line, world.rank() == 1);
   });
   CHECK(got[0] == std::vector<int>{-1, 100});
@@ -70,7 +70,7 @@ TEST_CASE("open Cartesian edges are MPI_PROC_NULL and leave their slots alone", 
 TEST_CASE("ranks outside a smaller grid get no communicator", "[topo][cart][mock]") {
   std::array<bool, 3> member{};
   runMockWorlds(3, [&](World& world) {
-    member[static_cast<std::size_t>(world.rank())] = createCartesian(world.commWorld(), grid({2}, {false})) != nullptr;
+    member[static_cast<std::size_t>(world.rank())] = createCartesian(world.commWorld(), cartesian({2}, {false})) != nullptr;
   });
   CHECK(member == std::array<bool, 3>{true, true, false});
 }
@@ -79,7 +79,7 @@ TEST_CASE("Cart_sub splits a grid into rows with the row's shape", "[topo][cart]
   constexpr int n = 6;
   std::array<std::vector<int>, n> rows, shapes;
   runMockWorlds(n, [&](World& world) {
-    auto cart = createCartesian(world.commWorld(), grid({2, 3}, {false, true}));
+    auto cart = createCartesian(world.commWorld(), cartesian({2, 3}, {false, true}));
     auto row = createCartesianSub(*cart, {false, true});
     shapes[static_cast<std::size_t>(world.rank())] = cartesianOf(*row).dims;
     rows[static_cast<std::size_t>(world.rank())] = row->group().worldRanks();
