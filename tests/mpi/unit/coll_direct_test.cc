@@ -73,7 +73,6 @@ void compare(const std::string& what, int p,
   CHECK(direct.results == plan.results);
 }
 
-
 // Non-commutative on ints one extent apart: inout = 31 in + inout (wrapping).
 class TestLeftWeighted : public Op {
  public:

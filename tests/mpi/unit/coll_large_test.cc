@@ -15,7 +15,6 @@ namespace {
 
 constexpr int kLargeInts = 50000;  // 200 KB of ints per operand: well above the 64 KiB eager limit
 
-
 }  // namespace
 
 TEST_CASE("reductions above the eager limit, every algorithm", "[coll][results][large]") {
@@ -43,7 +42,8 @@ TEST_CASE("reductions above the eager limit, every algorithm", "[coll][results][
             if (scanned[k] != largeSumOf(r + 1, i)) failed = "scan";
           }
           for (int i = 0; i < kLargeInts / 4; ++i) {
-            if (block[static_cast<std::size_t>(i)] != largeSumOf(p, r * (kLargeInts / 4) + i)) failed = "reduce_scatter_block";
+            if (block[static_cast<std::size_t>(i)] != largeSumOf(p, r * (kLargeInts / 4) + i))
+              failed = "reduce_scatter_block";
           }
           failures.set(r, failed);
         });
@@ -79,10 +79,14 @@ TEST_CASE("data movement above the eager limit, every algorithm", "[coll][result
           for (std::size_t i = 0; i < all; ++i) spread[i] = largeValueOf(r, static_cast<int>(i));
           if (r == root) shared = mine;
           execute(planBcast(comm, shared.data(), kLargeInts, intType(), root), mode);
-          execute(planGather(comm, mine.data(), kLargeInts, &intType(), gathered.data(), kLargeInts, &intType(), root), mode);
-          execute(planScatter(comm, spread.data(), kLargeInts, &intType(), back.data(), kLargeInts, &intType(), root), mode);
-          execute(planAllgather(comm, mine.data(), kLargeInts, &intType(), everything.data(), kLargeInts, intType()), mode);
-          execute(planAlltoall(comm, spread.data(), kLargeInts, &intType(), exchanged.data(), kLargeInts, intType()), mode);
+          execute(planGather(comm, mine.data(), kLargeInts, &intType(), gathered.data(), kLargeInts, &intType(), root),
+                  mode);
+          execute(planScatter(comm, spread.data(), kLargeInts, &intType(), back.data(), kLargeInts, &intType(), root),
+                  mode);
+          execute(planAllgather(comm, mine.data(), kLargeInts, &intType(), everything.data(), kLargeInts, intType()),
+                  mode);
+          execute(planAlltoall(comm, spread.data(), kLargeInts, &intType(), exchanged.data(), kLargeInts, intType()),
+                  mode);
           std::string failed;
           for (int s = 0; s < p; ++s) {
             for (int i = 0; i < kLargeInts; ++i) {

@@ -21,7 +21,6 @@ std::vector<int> valuesOf(int rank, int count) {
   return out;
 }
 
-
 }  // namespace
 
 TEST_CASE("bcast delivers the root's data on 1..8 ranks with every algorithm", "[coll][results]") {

@@ -15,7 +15,6 @@ using namespace zmpi::mpi::testing;
 
 namespace {
 
-
 // One byte on the communicator's point-to-point context, through the engine directly: a
 // rank blocked here makes no call that could advance a collective.
 void p2p(World& world, bool send, int peer) {

@@ -20,7 +20,6 @@ namespace {
 constexpr std::size_t kPiece = 4096;
 constexpr int kSegmentInts = 30000;  // ints: 120 KB per operand, about 29 pieces
 
-
 }  // namespace
 
 TEST_CASE("no collective message is larger than a piece", "[coll][segment]") {
@@ -35,15 +34,19 @@ TEST_CASE("no collective message is larger than a piece", "[coll][segment]") {
           Communicator& comm = world.commWorld();
           const int r = world.rank();
           const auto all = static_cast<std::size_t>(kSegmentInts) * static_cast<std::size_t>(p);
-          std::vector<int> mine(kSegmentInts), sum(kSegmentInts, -1), shared(kSegmentInts, -1), everything(all, -1), spread(all),
-              exchanged(all, -1);
+          std::vector<int> mine(kSegmentInts), sum(kSegmentInts, -1), shared(kSegmentInts, -1), everything(all, -1),
+              spread(all), exchanged(all, -1);
           for (int i = 0; i < kSegmentInts; ++i) mine[static_cast<std::size_t>(i)] = largeValueOf(r, i);
           for (std::size_t i = 0; i < all; ++i) spread[i] = largeValueOf(r, static_cast<int>(i));
           if (r == 0) shared = mine;
           execute(planAllreduce(comm, mine.data(), sum.data(), kSegmentInts, intType(), kSum), mode);
           execute(planBcast(comm, shared.data(), kSegmentInts, intType(), 0), mode);
-          execute(planAllgather(comm, mine.data(), kSegmentInts, &intType(), everything.data(), kSegmentInts, intType()), mode);
-          execute(planAlltoall(comm, spread.data(), kSegmentInts, &intType(), exchanged.data(), kSegmentInts, intType()), mode);
+          execute(
+              planAllgather(comm, mine.data(), kSegmentInts, &intType(), everything.data(), kSegmentInts, intType()),
+              mode);
+          execute(
+              planAlltoall(comm, spread.data(), kSegmentInts, &intType(), exchanged.data(), kSegmentInts, intType()),
+              mode);
           std::string failed;
           for (int i = 0; i < kSegmentInts; ++i) {
             if (sum[static_cast<std::size_t>(i)] != largeSumOf(p, i)) failed = "allreduce";

@@ -25,7 +25,6 @@ namespace {
 
 constexpr int kChunkInts = 4096 / sizeof(int);
 
-
 // Ints in a padded-int buffer (every other int) and back.
 std::vector<int> spread(const std::vector<int>& values) {
   std::vector<int> out(values.size() * 2, -9);

@@ -20,8 +20,6 @@ using namespace zmpi::mpi::testing;
 
 namespace {
 
-
-
 // The shm form serves the call (or declines it on every rank, if `fits` is false) and
 // ends with the plan's results.
 void compare(const std::string& what, int p, bool fits, const ShmCall& call) {

@@ -17,10 +17,7 @@
 #include "temp_dir.h"
 
 using zmpi::mpi::io::SharedPointer;
-
-namespace {
-
-}  // namespace
+using zmpi::mpi::testing::TempDir;
 
 TEST_CASE("the side file sits next to the data file, hidden, named by the token") {
   SharedPointer pointer("/data/run/out.dat", 0xabc, 0);

@@ -20,8 +20,8 @@
 #include "mpi/io/posix_file.h"
 #include "mpi/io/transfer.h"
 #include "mpi/io/view.h"
-#include "temp_dir.h"
 #include "predefined_handles.h"
+#include "temp_dir.h"
 
 using namespace zmpi::mpi;
 using namespace zmpi::mpi::testing;

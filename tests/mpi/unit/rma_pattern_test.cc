@@ -6,12 +6,12 @@
 #include <latch>
 #include <mutex>
 
+#include "locked_check.h"
 #include "mock_world.h"
 #include "mpi/op/op.h"
 #include "mpi/op/predefined.h"
 #include "mpi/rma/protocol.h"
 #include "mpi/rma/window_create.h"
-#include "locked_check.h"
 #include "predefined_handles.h"
 
 using namespace zmpi::mpi;

@@ -8,13 +8,13 @@
 #include <mutex>
 #include <vector>
 
+#include "locked_check.h"
 #include "mock_world.h"
 #include "mpi/core/error.h"
 #include "mpi/op/op.h"
 #include "mpi/op/predefined.h"
 #include "mpi/rma/exchange.h"
 #include "mpi/rma/window_create.h"
-#include "locked_check.h"
 #include "predefined_handles.h"
 
 using namespace zmpi::mpi;

@@ -70,7 +70,8 @@ TEST_CASE("open Cartesian edges are MPI_PROC_NULL and leave their slots alone", 
 TEST_CASE("ranks outside a smaller grid get no communicator", "[topo][cart][mock]") {
   std::array<bool, 3> member{};
   runMockWorlds(3, [&](World& world) {
-    member[static_cast<std::size_t>(world.rank())] = createCartesian(world.commWorld(), cartesian({2}, {false})) != nullptr;
+    member[static_cast<std::size_t>(world.rank())] =
+        createCartesian(world.commWorld(), cartesian({2}, {false})) != nullptr;
   });
   CHECK(member == std::array<bool, 3>{true, true, false});
 }

@@ -83,8 +83,7 @@ TEST_CASE("ranks learn every peer's host from the creator's broadcast and pick a
   ::unsetenv("ZMPI_TRANSPORT");
 }
 
-TEST_CASE("closing waits for a same-host peer's doorbell no longer than the peer's own recheck",
-          "[world][sockets]") {
+TEST_CASE("closing waits for a same-host peer's doorbell no longer than the peer's own recheck", "[world][sockets]") {
   // The zmq socket to a same-host peer carries only doorbells; a rank whose peer exited
   // first waited the whole linger (1 s) for one that could never be delivered. Data sockets
   // (ipc, tcp) keep the full linger: what they hold must arrive.
