@@ -7,6 +7,7 @@
 #include <random>
 
 #include "transport/errors.h"
+#include "transport/futex.h"
 #include "transport/payload_pool.h"
 #include "transport/small_copy.h"
 #include "transport/tsan_annotations.h"
@@ -14,7 +15,7 @@
 namespace zmpi::transport {
 
 namespace {
-constexpr uint32_t kMailboxMagic = 0x5a53484d;  // "ZSHM"
+constexpr uint32_t kMailboxMagic = 0x5a53484e;  // "ZSHN": the layout with sleepers
 constexpr uint16_t kFirst = 1, kLast = 2, kPadding = 4, kCompact = 8;
 constexpr std::size_t kRecordHeader = 16;
 // A whole message whose header is the usual one of this job and whose envelope ends in
@@ -70,8 +71,12 @@ struct ShmMailboxLayout {
   uint64_t ringBytes;
   uint64_t stampKey;  // see RecordHeader
   uint64_t jobHash;   // of every message a compact record holds
+  // Senders read both of this line's counts after every write: one cache-line transfer.
   alignas(64) std::atomic<uint32_t> pollers;
+  std::atomic<uint32_t> sleepers;  // receiving threads in ShmInbox::beginSleep .. endSleep
   alignas(64) std::atomic<uint32_t> doorbell;
+  // The sleepers' futex word: 0 while armed (a sleeper waits for a ring), 1 once rung.
+  std::atomic<uint32_t> sleepBell;
   alignas(64) char rest[1];
 
   RingControl& control(int sender) { return reinterpret_cast<RingControl*>(rest)[sender]; }
@@ -98,6 +103,7 @@ ShmInbox::ShmInbox(const std::string& name, int senders, std::size_t ringBytes, 
   layout_->stampKey = (static_cast<uint64_t>(random()) << 32) ^ random();
   layout_->jobHash = jobHash;
   layout_->pollers.store(1);  // the owner counts as polling until it first sleeps
+  layout_->sleepBell.store(1);
   layout_->magic.store(kMailboxMagic, std::memory_order_release);
 }
 
@@ -106,6 +112,39 @@ ShmInbox::~ShmInbox() = default;
 void ShmInbox::enterPolling() { layout_->pollers.fetch_add(1, std::memory_order_seq_cst); }
 void ShmInbox::leavePolling() { layout_->pollers.fetch_sub(1, std::memory_order_seq_cst); }
 void ShmInbox::clearDoorbell() { layout_->doorbell.store(0, std::memory_order_seq_cst); }
+
+namespace {
+// Rings the sleepers' bell once per arming: a sender that finds it rung already (the
+// sleeper woke and has not slept again) makes no system call.
+void ringSleepBell(ShmMailboxLayout& layout) {
+  if (layout.sleepBell.exchange(1, std::memory_order_seq_cst) == 0) futexWakeAll(layout.sleepBell);
+}
+}  // namespace
+
+void ShmInbox::beginSleep() {
+  // Counted first, then armed: a sender that sees the count rings a bell that is armed or
+  // about to be (and then the sleeper's check after the fence sees the sender's data).
+  layout_->sleepers.fetch_add(1, std::memory_order_seq_cst);
+  layout_->sleepBell.store(0, std::memory_order_seq_cst);
+}
+
+void ShmInbox::sleep(std::chrono::nanoseconds timeout) { futexWait(layout_->sleepBell, 0, timeout); }
+
+uint32_t ShmInbox::sleepers() const { return layout_->sleepers.load(std::memory_order_seq_cst); }
+
+void ShmInbox::endSleep() { layout_->sleepers.fetch_sub(1, std::memory_order_seq_cst); }
+
+void ShmInbox::wakeSleepers() {
+  // As a sender would (wantsDoorbell): whatever the caller published before is ordered
+  // before the look at the count.
+#if defined(__SANITIZE_THREAD__)
+  if (layout_->sleepers.fetch_add(0, std::memory_order_seq_cst) == 0) return;
+#else
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (layout_->sleepers.load(std::memory_order_relaxed) == 0) return;
+#endif
+  ringSleepBell(*layout_);
+}
 void ShmInbox::publishCredit(int sender, uint64_t value) {
   layout_->control(sender).credit.store(value, std::memory_order_release);
 }
@@ -325,11 +364,19 @@ bool ShmOutbox::wantsDoorbell() {
   // ThreadSanitizer, which cannot model fences, a read-modify-write does the same.
 #if defined(__SANITIZE_THREAD__)
   const uint32_t pollers = layout_->pollers.fetch_add(0, std::memory_order_seq_cst);
+  const uint32_t sleepers = pollers != 0 ? 0 : layout_->sleepers.fetch_add(0, std::memory_order_seq_cst);
 #else
   std::atomic_thread_fence(std::memory_order_seq_cst);
   const uint32_t pollers = layout_->pollers.load(std::memory_order_relaxed);
+  const uint32_t sleepers = pollers != 0 ? 0 : layout_->sleepers.load(std::memory_order_relaxed);
 #endif
   if (pollers != 0) return false;
+  // A receiving thread sleeps on the rings itself: wake it straight away, one futex call,
+  // instead of a doorbell through zmq and the receiver's progress thread.
+  if (sleepers != 0) {
+    ringSleepBell(*layout_);
+    return false;
+  }
   return layout_->doorbell.exchange(1, std::memory_order_seq_cst) == 0;
 }
 

@@ -9,7 +9,11 @@
 // polling. A sender that writes while nobody polls "rings the doorbell" once (the caller
 // sends a small message on the receiver's zmq inbox, which its progress thread blocks on),
 // so an idle receiver is woken promptly and a busy one costs the sender no system call.
+// A receiving thread may instead sleep on the rings themselves (beginSleep .. endSleep):
+// then a sender that finds no poller wakes it with a futex on the segment, and no zmq
+// message, no progress thread stands between the write and the sleeper.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -60,6 +64,19 @@ class ShmInbox {
   void enterPolling();
   void leavePolling();
   void clearDoorbell();
+  // A thread of the receiver sleeping until a sender writes (or wakeSleepers): it counts
+  // itself and arms the bell (beginSleep), then -- after a full fence -- checks the rings
+  // and its own condition, and sleeps (sleep) only if there is nothing; endSleep when it
+  // is awake. While it is counted, senders finding no poller wake it instead of ringing
+  // the doorbell, so it must look at the rings after every wake-up, and once more after
+  // endSleep if it stops polling (what was written meanwhile rang nothing).
+  void beginSleep();
+  void sleep(std::chrono::nanoseconds timeout);
+  void endSleep();
+  // Wakes the sleepers from this process (something they wait for happened elsewhere);
+  // no system call if none sleeps. Orders the caller's earlier stores before its look.
+  void wakeSleepers();
+  uint32_t sleepers() const;  // counted now (tests)
   // A count this receiver publishes for one sender, which reads it with
   // ShmOutbox::credit() when it wants (never on the message path): its meaning is the
   // caller's (the MPI engine's eager flow control: payload bytes consumed). Starts at 0.

@@ -1,21 +1,15 @@
 #include "mpi/coll/shm_wait.h"
 
-#include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <climits>
-#include <ctime>
 #include <thread>
+
+#include "transport/futex.h"
 
 namespace zmpi::mpi::coll {
 namespace {
-
-// Shared (not FUTEX_PRIVATE_FLAG): the word is in a mapping other processes share.
-long futex(std::atomic<uint32_t>& word, int operation, uint32_t value, const timespec* timeout) {
-  return syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), operation, value, timeout, nullptr, 0);
-}
 
 long membarrier(int command) { return syscall(SYS_membarrier, command, 0, 0); }
 
@@ -66,7 +60,7 @@ void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value, 
   if (bell.sleepers.load(std::memory_order_relaxed) == 0) return;
 #endif
   bell.generation.fetch_add(1, std::memory_order_release);
-  futex(bell.generation, FUTEX_WAKE, INT_MAX, nullptr);
+  transport::futexWakeAll(bell.generation);
 }
 
 void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> ready, bool sleeperFences) {
@@ -78,7 +72,6 @@ void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> r
     asm volatile("" ::: "memory");  // no pause: the engine's polls do not pause either
   }
   if (engine.spinUntil(ready)) return;
-  constexpr timespec slice{0, std::chrono::nanoseconds(kShmSleepSlice).count()};
   // Blocked from here on: the watchdog (ZMPI_WATCHDOG_SECONDS) may name the call.
   Watchdog::Watch watch(engine.watchdog());
   watch.arm([] { return describeWait(); });
@@ -96,7 +89,7 @@ void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> r
     }
 #endif
     const uint32_t generation = bell.generation.load(std::memory_order_acquire);
-    if (!ready()) futex(bell.generation, FUTEX_WAIT, generation, &slice);
+    if (!ready()) transport::futexWait(bell.generation, generation, kShmSleepSlice);
     bell.sleepers.fetch_sub(1, std::memory_order_relaxed);
     if (ready()) return;
   }

@@ -646,6 +646,42 @@ void Engine::prepareToBlock() {
   if (waitersReadBulk_) fabric_.releaseBulk();
 }
 
+void Engine::setSleepOnRings(bool on) { sleepOnRings_ = on && environmentNumber("ZMPI_SLEEP_ON_RINGS", 1) != 0; }
+
+bool Engine::sleepOnRings(transport::FunctionRef<bool()> ready) {
+  if (!sleepOnRings_) return false;
+  // How long a sleep lasts at most before the thread looks at the job (an abort wakes it
+  // anyway) and the rings.
+  constexpr std::chrono::milliseconds kSlice{50};
+  // While awake we count as a poller (senders skip the bell and the doorbell: we look),
+  // while asleep as a sleeper (they ring our bell); always one of the two, so no sender
+  // wakes the progress thread meanwhile.
+  bool polling = false;
+  for (;;) {
+    {
+      // Counted for local completions too (complete() on the progress thread: a message
+      // to self, from the launcher) -- they ring the same bell (wakeWaiters).
+      const SleeperCount counted(sleepers_);
+      fabric_.beginRingSleep();
+      if (polling) fabric_.leavePolling();
+      polling = false;
+      std::atomic_thread_fence(std::memory_order_seq_cst);  // the counts before the checks
+      const bool awake = ready() || abortedFlag_.load(std::memory_order_acquire) || fabric_.hasFastData();
+      if (!awake) fabric_.ringSleep(kSlice);
+      fabric_.enterPolling();
+      polling = true;
+      fabric_.endRingSleep();
+    }
+    if (ready() || abortedFlag_.load(std::memory_order_acquire)) break;
+    pollRings();
+  }
+  fabric_.leavePolling();
+  // A sender that wrote while we polled woke nobody: what it wrote is ours to deliver.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (fabric_.hasFastData()) pollRings();
+  return true;
+}
+
 void Engine::setWaitersReceive(bool on) { waitersReceive_ = on && environmentNumber("ZMPI_RECEIVE_IN_WAIT", 1) != 0; }
 
 std::size_t Engine::pollRings() {
@@ -761,6 +797,7 @@ void Engine::wakeReceiver() {
 
 void Engine::wakeWaiters() {
   progress_.notify_all();
+  if (sleepOnRings_) fabric_.wakeRingSleepers();
   if (waitersReceive_) wakeReceiver();
   if (waitersReadBulk_) wakeBulkReader();
 }
@@ -782,6 +819,11 @@ void Engine::wait(Request& request) {
   }
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([&] { return describeWait(request); });
+  if (sleepOnRings([&] { return request.done.load(std::memory_order_acquire); })) {
+    if (request.done.load(std::memory_order_acquire)) return;
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+  }
   if (waitersReadBulk_ && readBulkUntil([&] { return request.done.load(std::memory_order_acquire); })) {
     if (request.done.load(std::memory_order_acquire)) return;
     std::lock_guard lock(mutex_);
@@ -808,6 +850,11 @@ void Engine::waitUntil(const std::function<bool()>& ready, bool spin, bool inbox
   if (spin ? spinUntil(ready, transferBytes) : ready()) return;
   Watchdog::Watch watch(watchdog_.get());
   watch.arm([] { return describeWait(); });
+  if (sleepOnRings([&] { return ready(); })) {
+    std::lock_guard lock(mutex_);
+    throwIfAborted();
+    return;
+  }
   if (waitersReadBulk_ && readBulkUntil([&] { return ready(); })) {
     std::lock_guard lock(mutex_);
     throwIfAborted();
@@ -888,6 +935,7 @@ void Engine::spinForUnexpected(int context, int source, int tag, int sourceWorld
     return findUnexpected(context, source, tag) != nullptr;
   };
   if (spinsFor(sourceWorld) && spinUntil(queued)) return;
+  if (sleepOnRings(queued)) return;
   if (fabric_.smallMessagesOnInbox(sourceWorld) && receiveUntil(queued)) return;
   prepareToBlock();
 }

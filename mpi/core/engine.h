@@ -89,6 +89,15 @@ class Engine {
   // progress thread starts. ZMPI_RECEIVE_IN_WAIT=0 turns it off.
   void setWaitersReceive(bool on);
   bool waitersReceive() const { return waitersReceive_; }
+  // Whether a thread that waits here, once its spin ends, sleeps on the same-host rings
+  // itself (Fabric::beginRingSleep) instead of on the condition variable while the progress
+  // thread waits for a doorbell through zmq: a sender then wakes it with one futex call.
+  // On a rank whose every peer is on its host (Fabric::canSleepOnRings). A blocked 8 B
+  // ping-pong (ZMPI_SPIN_US=0, 2 ranks) took 90-110 us a message through the doorbell, and
+  // 4 ranks on 2 cores, where the spins run out often, paid that on most messages.
+  // Call before the progress thread starts. ZMPI_SLEEP_ON_RINGS=0 turns it off.
+  void setSleepOnRings(bool on);
+  bool sleepsOnRings() const { return sleepOnRings_; }
   // Whether a thread that waits here reads the bulk connections itself (Fabric::
   // readBulkInWait) instead of sleeping while their I/O thread does: on a rank whose every
   // peer is reached over tcp (or ipc) with bulk connections, where small messages, Rts,
@@ -323,6 +332,10 @@ class Engine {
   PollRegistration polling_;
   bool waitersReceive_ = false;
   ReceiveLease lease_;
+  // Sleeps on the rings until `ready()` or an abort (true), polling them after every
+  // wake-up; false at once where waits do not sleep there (setSleepOnRings).
+  bool sleepOnRings(transport::FunctionRef<bool()> ready);
+  bool sleepOnRings_ = false;
   // Reads the bulk connections on this thread until `ready()` or an abort (true), or
   // returns false at once if another thread reads them (waitersReadBulk).
   bool readBulkUntil(transport::FunctionRef<bool()> ready);

@@ -113,6 +113,15 @@ class Fabric {
   virtual void enterPolling() {}
   virtual void leavePolling() {}
   virtual bool hasFastData() { return false; }
+  // A waiting thread may sleep on the fast path itself (transport::ShmInbox::beginSleep):
+  // senders then wake it with a futex, with no doorbell through zmq and no progress thread
+  // in between. Only where every peer is reached that way (ZmqFabric).
+  virtual bool canSleepOnRings() const { return false; }
+  virtual void beginRingSleep() {}
+  virtual void ringSleep(std::chrono::nanoseconds timeout) {}
+  virtual void endRingSleep() {}
+  // Wakes such sleepers from this process; no system call if none sleeps.
+  virtual void wakeRingSleepers() {}
   // Writes messages that did not fit into a full ring; true while some are still queued.
   virtual bool flushQueued() { return false; }
   // Whether some are still queued, without writing them.

@@ -106,6 +106,8 @@ World::World(const WorldConfig& config)
   // themselves. With rings to poll the progress thread keeps the inbox (their traffic and
   // the inbox's are served by one loop there).
   engine_->setWaitersReceive(!mock_ && size_ > 1 && !fabric_->hasFastPeers());
+  // Every peer on this host: waiting threads sleep on the rings, woken by the senders.
+  engine_->setSleepOnRings(!mock_ && fabric_->canSleepOnRings());
 
   std::vector<int> all(static_cast<size_t>(size_));
   for (int r = 0; r < size_; ++r) all[static_cast<size_t>(r)] = r;
@@ -222,6 +224,16 @@ uint64_t World::bulkFramesSent() const {
 uint64_t World::bulkFramesReadInWait() const {
   if (mock_) return 0;
   return static_cast<ZmqFabric&>(*fabric_).bulkFramesReadInWait();
+}
+
+uint64_t World::doorbellsRung() const {
+  if (mock_) return 0;
+  return static_cast<ZmqFabric&>(*fabric_).doorbellsRung();
+}
+
+uint32_t World::ringSleepers() const {
+  if (mock_) return 0;
+  return static_cast<ZmqFabric&>(*fabric_).ringSleepers();
 }
 
 int World::singleCopyPid(int worldRank) const { return fabric_->singleCopyPid(worldRank); }

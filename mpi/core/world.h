@@ -70,6 +70,10 @@ class World {
   uint64_t bulkFramesSent() const;
   // Bulk frames read by waiting threads themselves (Engine::waitersReadBulk).
   uint64_t bulkFramesReadInWait() const;
+  // Doorbells this rank rang on same-host peers' zmq sockets, and this rank's threads now
+  // asleep on its rings (Engine::setSleepOnRings) -- tests.
+  uint64_t doorbellsRung() const;
+  uint32_t ringSleepers() const;
   // The pid this rank reads `worldRank`'s large messages from directly (Fabric::singleCopyPid);
   // 0: they take the rings or the network.
   int singleCopyPid(int worldRank) const;

@@ -281,6 +281,7 @@ transport::ShmOutbox& ZmqFabric::outboxFor(int worldRank) {
 }
 
 void ZmqFabric::ringDoorbell(int worldRank) {
+  doorbellsRung_.fetch_add(1, std::memory_order_relaxed);
   Envelope envelope;
   envelope.senderWorld = rank_;
   senderFor(worldRank).send(makeHeader(MessageKind::Doorbell, jobHash_, envelope, 0));
@@ -468,6 +469,8 @@ bool ZmqFabric::hasThreadedPeers() const {
 bool ZmqFabric::hasFastPeers() const {
   return std::any_of(paths_.begin(), paths_.end(), [](Path path) { return path == Path::Shm; });
 }
+
+bool ZmqFabric::canSleepOnRings() const { return shmInbox_ != nullptr && hasFastPeers() && !hasThreadedPeers(); }
 
 bool ZmqFabric::isFastPeer(int worldRank) const {
   return worldRank >= 0 && static_cast<size_t>(worldRank) < paths_.size() &&

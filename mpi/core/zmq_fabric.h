@@ -95,6 +95,15 @@ class ZmqFabric : public Fabric {
   void enterPolling() override;
   void leavePolling() override;
   bool hasFastData() override;
+  // Every peer but ourselves through shared memory (none over tcp or ipc): nothing a wait
+  // needs comes only through the progress thread but self messages and the launcher's.
+  bool canSleepOnRings() const override;
+  void beginRingSleep() override { shmInbox_->beginSleep(); }
+  void ringSleep(std::chrono::nanoseconds timeout) override { shmInbox_->sleep(timeout); }
+  void endRingSleep() override { shmInbox_->endSleep(); }
+  void wakeRingSleepers() override {
+    if (shmInbox_) shmInbox_->wakeSleepers();
+  }
   bool flushQueued() override;
   bool hasQueued() override;
   void setPlacement(const Placement& placement) override;
@@ -108,6 +117,9 @@ class ZmqFabric : public Fabric {
   // Rendezvous payloads sent over bulk data connections.
   uint64_t bulkFramesSent() const { return bulk_ ? bulk_->framesSent() : 0; }
   uint64_t bulkFramesReadInWait() const { return bulk_ ? bulk_->framesReadByWaiters() : 0; }
+  // Doorbells rung on same-host peers (zmq messages), and our threads asleep on our rings.
+  uint64_t doorbellsRung() const { return doorbellsRung_.load(std::memory_order_relaxed); }
+  uint32_t ringSleepers() const { return shmInbox_ ? shmInbox_->sleepers() : 0; }
   // Numbered messages that arrived before a predecessor (on the other channel) and waited
   // (logged at debug level when the fabric closes).
   uint64_t outOfOrderCount();
@@ -194,6 +206,7 @@ class ZmqFabric : public Fabric {
   std::mutex loopbackMutex_;
   std::deque<transport::WireMessage> loopback_;
   std::atomic<uint64_t> implausible_{0};
+  std::atomic<uint64_t> doorbellsRung_{0};
   std::vector<char> ordered_;                              // per peer; set in setPeers
   std::unique_ptr<std::atomic<uint64_t>[]> sendNumber_;    // the last number sent, per peer
   std::unique_ptr<OrderGate[]> gates_;                     // per sender

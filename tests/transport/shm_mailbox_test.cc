@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <latch>
 #include <random>
 #include <thread>
 
@@ -159,6 +161,71 @@ TEST_CASE("the doorbell is rung once when nobody polls, never while someone does
   int count = 0;
   inbox.drain([&](int, WireMessage&&) { ++count; });
   CHECK(count == 5);
+}
+
+TEST_CASE("a receiver sleeping on its rings is woken by the sender's futex, not the doorbell", "[shm]") {
+  // Region-event rule 6 for the sleeper: it checks the rings after arming, sleeps, and the
+  // sender's write wakes it with the message already readable; no doorbell is asked for.
+  ShmInbox inbox(uniqueName("sleeper"), 2, 64 * 1024, kJob);
+  inbox.leavePolling();
+  ShmOutbox outbox(inbox.name(), 1);
+  std::latch armed(1);
+  std::atomic<bool> wokenEarly{false};
+  std::atomic<bool> sawData{false};
+  std::thread sleeper([&] {
+    inbox.beginSleep();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    const bool already = inbox.hasData();
+    armed.count_down();
+    // A wake-up that never comes leaves the sleep to its timeout: far longer than any
+    // loaded machine needs for one futex call, and the check below then fails.
+    const auto start = std::chrono::steady_clock::now();
+    if (!already) inbox.sleep(std::chrono::seconds(20));
+    wokenEarly.store(std::chrono::steady_clock::now() - start < std::chrono::seconds(15));
+    inbox.endSleep();
+    sawData.store(inbox.hasData());
+  });
+  armed.wait();
+  CHECK(inbox.sleepers() == 1);
+  const char text[] = "wake up";
+  CHECK_FALSE(outbox.send(headerFor(3, sizeof text), text, sizeof text));  // no doorbell: the futex
+  sleeper.join();
+  CHECK(wokenEarly.load());
+  CHECK(sawData.load());
+  CHECK(inbox.sleepers() == 0);
+  // Nobody sleeps or polls any more: the next write asks for the doorbell again.
+  CHECK(outbox.send(headerFor(3, sizeof text), text, sizeof text));
+  int count = 0;
+  inbox.drain([&](int, WireMessage&&) { ++count; });
+  CHECK(count == 2);
+}
+
+TEST_CASE("the receiver's own process wakes its ring sleepers, and a poller keeps senders from them", "[shm]") {
+  ShmInbox inbox(uniqueName("wake-own"), 2, 64 * 1024, kJob);
+  ShmOutbox outbox(inbox.name(), 1);
+  // A poller (the owner starts as one) and a sleeper: the sender leaves both alone.
+  inbox.beginSleep();
+  CHECK_FALSE(outbox.send(headerFor(1, 0), nullptr, 0));
+  inbox.endSleep();
+  inbox.leavePolling();
+  std::latch armed(1);
+  std::atomic<bool> wokenEarly{false};
+  std::thread sleeper([&] {
+    inbox.beginSleep();
+    armed.count_down();
+    const auto start = std::chrono::steady_clock::now();
+    inbox.sleep(std::chrono::seconds(20));
+    wokenEarly.store(std::chrono::steady_clock::now() - start < std::chrono::seconds(15));
+    inbox.endSleep();
+  });
+  armed.wait();
+  inbox.wakeSleepers();
+  sleeper.join();
+  CHECK(wokenEarly.load());
+  inbox.wakeSleepers();  // nobody sleeps: nothing to do
+  int count = 0;
+  inbox.drain([&](int, WireMessage&&) { ++count; });
+  CHECK(count == 1);
 }
 
 TEST_CASE("each sender reads the credit its receiver published for it, and only that", "[shm]") {

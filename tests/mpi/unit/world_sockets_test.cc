@@ -184,6 +184,43 @@ TEST_CASE("a rank with same-host and remote peers spins only while it waits on a
   ::unsetenv("ZMPI_SPIN_US");
 }
 
+TEST_CASE("a waiting thread whose peers are all on its host sleeps on its rings, woken by the sender",
+          "[world][sockets]") {
+  // No spin (ZMPI_SPIN_US=0): rank 0's wait goes to sleep at once. Rank 1 sends only once
+  // it sees rank 0's thread asleep on the rings; its write must wake that thread itself --
+  // one futex call, no doorbell through zmq to rank 0's progress thread.
+  ::unsetenv("ZMPI_TRANSPORT");
+  ::setenv("ZMPI_SPIN_US", "0", 1);
+  std::atomic<World*> receiver{nullptr};
+  runSocketWorlds(2, {"a", "a"}, [&](World& world) {
+    RANK_CHECK(world.pathTo(1 - world.rank()) == "shm");
+    RANK_CHECK(world.engine().sleepsOnRings());
+    char byte = 0;
+    if (world.rank() == 0) {
+      auto request = makeRequest(world, Request::Kind::Recv, &byte, 1, 1, 7);
+      world.engine().startRecv(*request);
+      receiver.store(&world);
+      world.engine().wait(*request);
+      RANK_CHECK(byte == 's');
+      return;
+    }
+    // Bounded: a wait that never sleeps on the rings fails the check below, not the job.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    auto asleep = [&] {
+      World* rank0 = receiver.load();
+      return rank0 != nullptr && rank0->ringSleepers() > 0;
+    };
+    while (!asleep() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    const bool sawSleeper = asleep();
+    const uint64_t doorbellsBefore = world.doorbellsRung();
+    byte = 's';
+    sendBytes(world, 0, 7, &byte, 1);
+    RANK_CHECK(sawSleeper);
+    RANK_CHECK(world.doorbellsRung() == doorbellsBefore);
+  });
+  ::unsetenv("ZMPI_SPIN_US");
+}
+
 TEST_CASE("a thread waiting on an exchange writes the fragments its sends left queued for a full ring",
           "[world][sockets]") {
   // Two same-host ranks each send a message 16 rings long to the other and wait on both.
