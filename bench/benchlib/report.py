@@ -81,6 +81,11 @@ def ratio_rows(records):
                 ratios[p] += _curve_ratios(records, "zmpi-tcp", p,
                                            ("collectives", ranks, op, "time_us"), lambda s: True)
         rows.append((f"all collectives {ranks} ranks, all sizes", "zmpi-tcp", ratios))
+    for ranks in sorted({r["ranks"] for r in records if r["bench"] == "apps"}):
+        key = ("apps", ranks, "lammps", "loop_s")
+        scalar(f"LAMMPS (Debian's Open MPI binary) {ranks} ranks, loop time", "zmpi", key, statistics.median)
+        rows.append((f"LAMMPS (Debian's Open MPI binary) {ranks} ranks, loop time", "zmpi-tcp",
+                     {"ompi-tcp": _scalar_ratio(records, "zmpi-tcp", "ompi-tcp", key, statistics.median)}))
     for ranks in sorted({r["ranks"] for r in records if r["bench"] == "startup"}):
         scalar(f"start-up: -np {ranks} hello, wall time", "zmpi",
                ("startup", ranks, "hello", "wall_s"), statistics.median)
@@ -146,6 +151,10 @@ def absolute_table(records, names, markdown=False):
             label = f"{op} {ranks} ranks" + ("" if op == "barrier" else f" {size_label(size)}")
             measures.append((f"{label}, us",
                              lambda n, key=key, size=size: curve_at(n, key, size, fmt="{:.1f}")))
+    for ranks in sorted({r["ranks"] for r in records if r["bench"] == "apps"}):
+        key = ("apps", ranks, "lammps", "loop_s")
+        measures.append((f"LAMMPS {ranks} ranks loop (median), s",
+                         lambda n, key=key: scalar(n, key, statistics.median, fmt="{:.3f}")))
     for ranks in sorted({r["ranks"] for r in records if r["bench"] == "startup"}):
         key = ("startup", ranks, "hello", "wall_s")
         measures.append((f"start-up -np {ranks} hello (median), s",

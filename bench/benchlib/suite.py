@@ -3,6 +3,8 @@ dicts with mpi, bench, ranks, op, bytes, rank, metric, value (one measured numbe
 Problems (a job that failed, timed out or computed a wrong result) are collected, not
 raised: a peer that breaks is reported as missing and the suite goes on."""
 import os
+import re
+import shutil
 import statistics
 
 from . import mpis as mpimod
@@ -15,6 +17,9 @@ SOURCES = {
     "hello": os.path.join(ROOT, "examples", "hello.c"),
     "zmq_pingpong": os.path.join(ROOT, "bench", "src", "zmq_pingpong.c"),
 }
+# A real application, not compiled here: Debian's LAMMPS, an Open MPI binary that zmpirun
+# runs unchanged, on the input of the test that checks its results (tests/apps).
+LAMMPS_INPUT = os.path.join(ROOT, "tests", "apps", "lj_liquid.lmp")
 
 
 def _figures(stdout, fields, named=False):
@@ -152,6 +157,38 @@ class Suite:
             out = self._job(mpi, "footprint", ranks, [], 60)
             if out is not None:
                 self._memory(mpi, "footprint", ranks, out)
+
+    def apps(self, ranks_list):
+        """Debian's LAMMPS (`lmp`, built for Open MPI) on a Lennard-Jones liquid: its own
+        "Loop time" (the MD steps, without start-up) under every MPI that runs an Open MPI
+        binary -- zmpi, zmpi-tcp, ompi-sm, ompi-tcp; MPICH cannot --, `app_rounds` times in
+        turn, the median counts. Not a kernel of ours: ghost-atom exchanges (Irecv, Send,
+        Wait) between compute phases, and small allreduces."""
+        lmp = shutil.which("lmp") or shutil.which("lmp", path="/usr/bin")
+        if lmp is None:
+            self.log("apps: lmp not installed (scripts/setup-deps.sh installs lammps): skipped")
+            return
+        rounds, steps = self.mode.get("app_rounds", 1), self.mode.get("app_steps", 250)
+        args = ["-in", LAMMPS_INPUT, "-log", "none", "-var", "steps", str(steps)]
+        targets = [m for m in self.mpis if m.family in ("zmpi", "ompi")]
+        for ranks in ranks_list:
+            times = {}
+            for turn in range(1, rounds + 1):
+                for mpi in targets:
+                    self.log(f"apps lammps -np {ranks}: {mpi.name} (round {turn}/{rounds})")
+                    cmd = mpi.command(ranks, lmp, args, self.mode["timeout"])
+                    self.loads.append((f"{mpi.name} lammps -np {ranks}", round(os.getloadavg()[0], 2)))
+                    result = mpimod.run_job(cmd, mpimod.environment(mpi, self.mode["timeout"]),
+                                            self.mode["timeout"] + 15, self.bin_dir, [lmp])
+                    loop = re.search(r"Loop time of (\S+) on (\d+) procs", result.stdout)
+                    if result.returncode != 0 or result.timed_out or not loop or int(loop.group(2)) != ranks:
+                        tail = " | ".join(result.stderr.strip().splitlines()[-3:])
+                        self.problem(mpi.name, f"lammps -np {ranks} failed (status {result.returncode}, "
+                                     f"timed out {result.timed_out}): `{' '.join(cmd)}` {tail}")
+                        continue
+                    times.setdefault(mpi.name, []).append(float(loop.group(1)))
+            for name, samples in times.items():
+                self.add(name, "apps", ranks, "lammps", "loop_s", round(statistics.median(samples), 4))
 
     def startup(self, ranks):
         """Wall time of the whole launcher command running hello, round-robin over the MPIs
