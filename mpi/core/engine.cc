@@ -600,6 +600,7 @@ void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool 
 
 void Engine::setOversubscribed(bool oversubscribed) {
   bulkLooksPerYield_ = yieldWhenIdleOr(oversubscribed) ? 1 : kBulkLooksPerYield;
+  if (oversubscribed && environmentNumber("ZMPI_SPIN_US", -1) < 0) spinTime_ = kOversubscribedSpin;
 }
 
 void Engine::watchCoreContention(ContentionWatch::Settings settings) {
@@ -653,6 +654,8 @@ bool Engine::sleepOnRings(transport::FunctionRef<bool()> ready) {
   // How long a sleep lasts at most before the thread looks at the job (an abort wakes it
   // anyway) and the rings.
   constexpr std::chrono::milliseconds kSlice{50};
+  // A registration left lingering by an earlier spin would keep senders from waking us.
+  polling_.dropIfIdle();
   // While awake we count as a poller (senders skip the bell and the doorbell: we look),
   // while asleep as a sleeper (they ring our bell); always one of the two, so no sender
   // wakes the progress thread meanwhile.
@@ -673,7 +676,9 @@ bool Engine::sleepOnRings(transport::FunctionRef<bool()> ready) {
       fabric_.endRingSleep();
     }
     if (ready() || abortedFlag_.load(std::memory_order_acquire)) break;
-    pollRings();
+    // Nothing delivered: another thread is draining (its data counts as there until it has
+    // read it) or the wake-up was not for us; leave it the core before looking again.
+    if (pollRings() == 0) std::this_thread::yield();
   }
   fabric_.leavePolling();
   // A sender that wrote while we polled woke nobody: what it wrote is ours to deliver.

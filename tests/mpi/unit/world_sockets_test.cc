@@ -124,6 +124,28 @@ TEST_CASE("a spin leaves the CPU to the fabric's threads when some peer is reach
   ::unsetenv("ZMPI_TRANSPORT");
 }
 
+TEST_CASE("waits spin longer on an oversubscribed host, unless ZMPI_SPIN_US names a spin", "[world][sockets]") {
+  // One rank more than this process may use CPUs: every rank yields at each look, and a
+  // message that comes within the longer spin needs no wake-up.
+  const int cpus = cpusAllowedAtStart();
+  if (cpus + 1 > 9) {
+    WARN("skipped: oversubscribing " << cpus << " CPUs takes too many rank threads");
+    return;
+  }
+  ::unsetenv("ZMPI_TRANSPORT");
+  const bool named = GENERATE(false, true);
+  if (named) ::setenv("ZMPI_SPIN_US", "70", 1);
+  runSocketWorlds(cpus + 1, std::vector<std::string>(static_cast<size_t>(cpus + 1), "a"), [&](World& world) {
+    RANK_CHECK(world.engine().spinTime() == (named ? 70us : Engine::kOversubscribedSpin));
+    RANK_CHECK(world.engine().pollsPerYield() == 1);
+  });
+  if (cpus >= 2) {  // not oversubscribed: the default spin
+    runSocketWorlds(2, {"a", "a"},
+                    [&](World& world) { RANK_CHECK(world.engine().spinTime() == (named ? 70us : 50us)); });
+  }
+  ::unsetenv("ZMPI_SPIN_US");
+}
+
 TEST_CASE("a rank with same-host and remote peers spins only while it waits on a same-host one", "[world][sockets]") {
   // Ranks 0 and 2 on host "a" (shared memory between them), rank 1 on "b" (tcp). A spin
   // polls only the rings; a remote message needs the progress thread, which a spinning
