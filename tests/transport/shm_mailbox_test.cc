@@ -40,6 +40,15 @@ WireHeader numberedHeader(int i, size_t bytes) {
   return header;
 }
 
+// Sleeps once on the inbox's rings (it must have begun to sleep) unless `skip`; whether the
+// sleep ended by a wake-up. One that never comes leaves the sleep to its timeout -- far
+// longer than any loaded machine needs for one futex call -- and the result is false.
+bool sleptAndWasWoken(ShmInbox& inbox, bool skip = false) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!skip) inbox.sleep(std::chrono::seconds(20));
+  return std::chrono::steady_clock::now() - start < std::chrono::seconds(15);
+}
+
 }  // namespace
 
 TEST_CASE("messages of any size arrive whole and in order from each sender", "[shm]") {
@@ -177,11 +186,7 @@ TEST_CASE("a receiver sleeping on its rings is woken by the sender's futex, not 
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const bool already = inbox.hasData();
     armed.count_down();
-    // A wake-up that never comes leaves the sleep to its timeout: far longer than any
-    // loaded machine needs for one futex call, and the check below then fails.
-    const auto start = std::chrono::steady_clock::now();
-    if (!already) inbox.sleep(std::chrono::seconds(20));
-    wokenEarly.store(std::chrono::steady_clock::now() - start < std::chrono::seconds(15));
+    wokenEarly.store(sleptAndWasWoken(inbox, already));
     inbox.endSleep();
     sawData.store(inbox.hasData());
   });
@@ -213,9 +218,7 @@ TEST_CASE("the receiver's own process wakes its ring sleepers, and a poller keep
   std::thread sleeper([&] {
     inbox.beginSleep();
     armed.count_down();
-    const auto start = std::chrono::steady_clock::now();
-    inbox.sleep(std::chrono::seconds(20));
-    wokenEarly.store(std::chrono::steady_clock::now() - start < std::chrono::seconds(15));
+    wokenEarly.store(sleptAndWasWoken(inbox));
     inbox.endSleep();
   });
   armed.wait();
