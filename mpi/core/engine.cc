@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <thread>
 #include <vector>
 
@@ -660,20 +661,32 @@ bool Engine::sleepOnRings(transport::FunctionRef<bool()> ready) {
   // while asleep as a sleeper (they ring our bell); always one of the two, so no sender
   // wakes the progress thread meanwhile.
   bool polling = false;
+  struct LeaveOnThrow {  // a delivery that throws must not leave us counted as a poller
+    Fabric& fabric;
+    bool& polling;
+    ~LeaveOnThrow() {
+      if (polling && std::uncaught_exceptions() > 0) fabric.leavePolling();
+    }
+  } leaveOnThrow{fabric_, polling};
   for (;;) {
     {
       // Counted for local completions too (complete() on the progress thread: a message
       // to self, from the launcher) -- they ring the same bell (wakeWaiters).
       const SleeperCount counted(sleepers_);
-      fabric_.beginRingSleep();
+      struct Sleeping {  // counted among the mailbox's sleepers until the end of the block
+        Fabric& fabric;
+        explicit Sleeping(Fabric& f) : fabric(f) { fabric.beginRingSleep(); }
+        ~Sleeping() { fabric.endRingSleep(); }
+        Sleeping(const Sleeping&) = delete;
+        Sleeping& operator=(const Sleeping&) = delete;
+      } sleeping(fabric_);
       if (polling) fabric_.leavePolling();
       polling = false;
       std::atomic_thread_fence(std::memory_order_seq_cst);  // the counts before the checks
       const bool awake = ready() || abortedFlag_.load(std::memory_order_acquire) || fabric_.hasFastData();
       if (!awake) fabric_.ringSleep(kSlice);
-      fabric_.enterPolling();
+      fabric_.enterPolling();  // before we stop counting as a sleeper
       polling = true;
-      fabric_.endRingSleep();
     }
     if (ready() || abortedFlag_.load(std::memory_order_acquire)) break;
     // Nothing delivered: another thread is draining (its data counts as there until it has
@@ -681,6 +694,7 @@ bool Engine::sleepOnRings(transport::FunctionRef<bool()> ready) {
     if (pollRings() == 0) std::this_thread::yield();
   }
   fabric_.leavePolling();
+  polling = false;
   // A sender that wrote while we polled woke nobody: what it wrote is ours to deliver.
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (fabric_.hasFastData()) pollRings();
