@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <exception>
 #include <thread>
 #include <vector>
 
@@ -61,6 +60,40 @@ class SleeperCount {
 
  private:
   std::atomic<int>& count_;
+};
+
+// A thread waiting on the same-host rings (Engine::sleepOnRings) as one of the mailbox's
+// pollers, and as one of its sleepers: each count is left on every way out, a delivery or a
+// ready() that throws included -- a stale count would keep senders from waking anyone.
+class RingPoller {
+ public:
+  explicit RingPoller(Fabric& fabric) : fabric_(fabric) {}
+  ~RingPoller() { leave(); }
+  RingPoller(const RingPoller&) = delete;
+  RingPoller& operator=(const RingPoller&) = delete;
+  void enter() {
+    fabric_.enterPolling();
+    counted_ = true;
+  }
+  void leave() {
+    if (counted_) fabric_.leavePolling();
+    counted_ = false;
+  }
+
+ private:
+  Fabric& fabric_;
+  bool counted_ = false;
+};
+
+class RingSleeper {
+ public:
+  explicit RingSleeper(Fabric& fabric) : fabric_(fabric) { fabric_.beginRingSleep(); }
+  ~RingSleeper() { fabric_.endRingSleep(); }
+  RingSleeper(const RingSleeper&) = delete;
+  RingSleeper& operator=(const RingSleeper&) = delete;
+
+ private:
+  Fabric& fabric_;
 };
 
 }  // namespace
@@ -660,41 +693,25 @@ bool Engine::sleepOnRings(transport::FunctionRef<bool()> ready) {
   // While awake we count as a poller (senders skip the bell and the doorbell: we look),
   // while asleep as a sleeper (they ring our bell); always one of the two, so no sender
   // wakes the progress thread meanwhile.
-  bool polling = false;
-  struct LeaveOnThrow {  // a delivery that throws must not leave us counted as a poller
-    Fabric& fabric;
-    bool& polling;
-    ~LeaveOnThrow() {
-      if (polling && std::uncaught_exceptions() > 0) fabric.leavePolling();
-    }
-  } leaveOnThrow{fabric_, polling};
+  RingPoller poller(fabric_);
   for (;;) {
     {
       // Counted for local completions too (complete() on the progress thread: a message
       // to self, from the launcher) -- they ring the same bell (wakeWaiters).
       const SleeperCount counted(sleepers_);
-      struct Sleeping {  // counted among the mailbox's sleepers until the end of the block
-        Fabric& fabric;
-        explicit Sleeping(Fabric& f) : fabric(f) { fabric.beginRingSleep(); }
-        ~Sleeping() { fabric.endRingSleep(); }
-        Sleeping(const Sleeping&) = delete;
-        Sleeping& operator=(const Sleeping&) = delete;
-      } sleeping(fabric_);
-      if (polling) fabric_.leavePolling();
-      polling = false;
+      const RingSleeper sleeping(fabric_);
+      poller.leave();
       std::atomic_thread_fence(std::memory_order_seq_cst);  // the counts before the checks
       const bool awake = ready() || abortedFlag_.load(std::memory_order_acquire) || fabric_.hasFastData();
       if (!awake) fabric_.ringSleep(kSlice);
-      fabric_.enterPolling();  // before we stop counting as a sleeper
-      polling = true;
+      poller.enter();  // before we stop counting as a sleeper
     }
     if (ready() || abortedFlag_.load(std::memory_order_acquire)) break;
     // Nothing delivered: another thread is draining (its data counts as there until it has
     // read it) or the wake-up was not for us; leave it the core before looking again.
     if (pollRings() == 0) std::this_thread::yield();
   }
-  fabric_.leavePolling();
-  polling = false;
+  poller.leave();
   // A sender that wrote while we polled woke nobody: what it wrote is ours to deliver.
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (fabric_.hasFastData()) pollRings();
