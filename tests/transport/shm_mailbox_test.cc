@@ -40,6 +40,13 @@ WireHeader numberedHeader(int i, size_t bytes) {
   return header;
 }
 
+// Drains every message now in the inbox's rings; how many there were.
+int drainedCount(ShmInbox& inbox) {
+  int count = 0;
+  inbox.drain([&](int, WireMessage&&) { ++count; });
+  return count;
+}
+
 // Sleeps once on the inbox's rings (it must have begun to sleep) unless `skip`; whether the
 // sleep ended by a wake-up. One that never comes leaves the sleep to its timeout -- far
 // longer than any loaded machine needs for one futex call -- and the result is false.
@@ -167,9 +174,7 @@ TEST_CASE("the doorbell is rung once when nobody polls, never while someone does
   inbox.clearDoorbell();
   inbox.enterPolling();
   CHECK_FALSE(outbox.send(header, nullptr, 0));
-  int count = 0;
-  inbox.drain([&](int, WireMessage&&) { ++count; });
-  CHECK(count == 5);
+  CHECK(drainedCount(inbox) == 5);
 }
 
 TEST_CASE("a receiver sleeping on its rings is woken by the sender's futex, not the doorbell", "[shm]") {
@@ -200,9 +205,7 @@ TEST_CASE("a receiver sleeping on its rings is woken by the sender's futex, not 
   CHECK(inbox.sleepers() == 0);
   // Nobody sleeps or polls any more: the next write asks for the doorbell again.
   CHECK(outbox.send(headerFor(3, sizeof text), text, sizeof text));
-  int count = 0;
-  inbox.drain([&](int, WireMessage&&) { ++count; });
-  CHECK(count == 2);
+  CHECK(drainedCount(inbox) == 2);
 }
 
 TEST_CASE("the receiver's own process wakes its ring sleepers, and a poller keeps senders from them", "[shm]") {
@@ -226,9 +229,7 @@ TEST_CASE("the receiver's own process wakes its ring sleepers, and a poller keep
   sleeper.join();
   CHECK(wokenEarly.load());
   inbox.wakeSleepers();  // nobody sleeps: nothing to do
-  int count = 0;
-  inbox.drain([&](int, WireMessage&&) { ++count; });
-  CHECK(count == 1);
+  CHECK(drainedCount(inbox) == 1);
 }
 
 TEST_CASE("each sender reads the credit its receiver published for it, and only that", "[shm]") {
