@@ -44,7 +44,11 @@ bool sleeperFencesReady() {
 
 void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value, bool sleeperFences) {
   flag.store(value, std::memory_order_release);
-  // Orders the store before the sleeper count's load (see waitShm's fence). A full fence
+  ringShm(bell, sleeperFences);
+}
+
+void ringShm(ShmDoorbell& bell, bool sleeperFences) {
+  // Orders the caller's store before the sleeper count's load (see waitShm's fence). A full fence
   // and a plain load leave the sleeper count's line shared; ThreadSanitizer does not
   // support fences (GCC refuses them), and there a read-modify-write of the count does
   // the same (as ShmOutbox::wantsDoorbell).

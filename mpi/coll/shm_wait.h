@@ -46,6 +46,9 @@ bool sleeperFencesReady();
 
 // Stores `value` into `flag` (release) and wakes the sleepers if there are any.
 void publishShm(ShmDoorbell& bell, std::atomic<uint64_t>& flag, uint64_t value, bool sleeperFences);
+// Wakes the sleepers, if there are any, after a change the caller has made to what they
+// wait for (publishShm's second half).
+void ringShm(ShmDoorbell& bell, bool sleeperFences);
 
 // Returns once `ready()` holds; throws MpiError if the job aborts meanwhile. `ready` must
 // read the flags it depends on with acquire loads.

@@ -51,6 +51,11 @@ class MockNetwork {
   // choices made by path (coll::segmentBytes). Set before the worlds start.
   void setRingPeers(bool rings) { ringPeers_ = rings; }
   bool ringPeers() const { return ringPeers_; }
+  // Each rank on a host of its own ("mock-<rank>") instead of all on "mock": what depends on
+  // sharing a host (one-sided locks in shared memory) takes its message path. Set before
+  // the worlds start.
+  void setHostPerRank(bool separate) { hostPerRank_ = separate; }
+  bool hostPerRank() const { return hostPerRank_; }
   // How many direct reads the kernel refused, over all ranks.
   void noteSingleCopyRefused() { singleCopyRefusals_.fetch_add(1, std::memory_order_relaxed); }
   int singleCopyRefusals() const { return singleCopyRefusals_.load(std::memory_order_relaxed); }
@@ -73,6 +78,7 @@ class MockNetwork {
   std::size_t dataPieceBytes_ = 0;
   int singleCopyPid_ = 0;
   bool ringPeers_ = false;
+  bool hostPerRank_ = false;
   std::atomic<int> singleCopyRefusals_{0};
 };
 

@@ -84,6 +84,9 @@ World::World(const WorldConfig& config)
   const std::string host = config.host.empty() ? localHostName() : config.host;
   if (mock_) {
     hosts_.assign(static_cast<size_t>(size_), "mock");
+    if (config.mock->hostPerRank()) {
+      for (int r = 0; r < size_; ++r) hosts_[static_cast<size_t>(r)] = "mock-" + std::to_string(r);
+    }
     fabric_ = std::make_unique<MockFabric>(config.mock, rank_);
   } else {
     exchangeAddresses(WorldConfig(config));

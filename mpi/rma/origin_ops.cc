@@ -1,12 +1,15 @@
 // The origin side of Put, Get, Accumulate, Get_accumulate and Compare_and_swap: checks,
 // packing, and either a direct copy (target memory mapped here) or one active message.
 #include <cstring>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "mpi/core/envelope.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
 #include "mpi/op/op.h"
+#include "mpi/rma/host_locks.h"
 #include "mpi/rma/target_layout.h"
 #include "mpi/rma/window.h"
 #include "transport/log.h"
@@ -48,6 +51,19 @@ void copyIn(const Buffer& origin, const TargetLayout& layout, char* address) {
   origin.type->pack(origin.data, static_cast<std::size_t>(origin.count), packed.data());
   scatterPacked(layout.blocks, packed.data(), address);
 }
+
+// Holds a target's accumulate mutex (host_locks.h) for the life of the scope.
+class HostAccumulateGuard {
+ public:
+  HostAccumulateGuard(HostLocks& locks, int target) : locks_(locks), target_(target) { locks_.lockAccumulate(target); }
+  ~HostAccumulateGuard() { locks_.unlockAccumulate(target_); }
+  HostAccumulateGuard(const HostAccumulateGuard&) = delete;
+  HostAccumulateGuard& operator=(const HostAccumulateGuard&) = delete;
+
+ private:
+  HostLocks& locks_;
+  int target_;
+};
 
 void copyOut(const char* address, const TargetLayout& layout, void* origin, const Datatype& type) {
   if (type.contiguous() && layout.blocks.size() == 1) {
@@ -181,9 +197,14 @@ void Window::accumulate(Buffer origin, int target, MPI_Aint disp, int targetCoun
   requireSameBytes(bytesOf(origin), layout, "MPI_Accumulate");
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Accumulate");
   if (layout.bytes == 0 || op.handle() == MPI_NO_OP) return;
-  // Even on mapped memory: the target applies accumulates one at a
-  // time, which is what makes them atomic with respect to each other.
   const Buffer parts[] = {origin};
+  if (directAccumulate_) {
+    return applyDirect(RmaKind::Accumulate, target, directAddress(target, offset), layout, code,
+                       static_cast<uint8_t>(primitive), parts, nullptr, nullptr);
+  }
+  // Even on mapped memory, unless every origin applies them under the target's accumulate
+  // mutex: the target applies them one at a time, which makes them atomic with respect to
+  // each other.
   sendData(RmaKind::Accumulate, target, offset, 0, layout, code, static_cast<uint8_t>(primitive), parts);
 }
 
@@ -199,10 +220,14 @@ void Window::getAccumulate(Buffer origin, void* result, int resultCount, const D
   requireSameBytes(static_cast<std::size_t>(resultCount) * resultType.size(), layout, "MPI_Get_accumulate (result)");
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Get_accumulate");
   if (layout.bytes == 0) return;
-  const uint64_t id = expectReply(target, result, static_cast<std::size_t>(resultCount), &resultType);
   const Buffer parts[] = {origin};
-  sendData(RmaKind::GetAccumulate, target, offset, id, layout, code, static_cast<uint8_t>(primitive),
-           noOp ? std::span<const Buffer>() : std::span<const Buffer>(parts));
+  const std::span<const Buffer> data = noOp ? std::span<const Buffer>() : std::span<const Buffer>(parts);
+  if (directAccumulate_) {
+    return applyDirect(RmaKind::GetAccumulate, target, directAddress(target, offset), layout, code,
+                       static_cast<uint8_t>(primitive), data, result, &resultType);
+  }
+  const uint64_t id = expectReply(target, result, static_cast<std::size_t>(resultCount), &resultType);
+  sendData(RmaKind::GetAccumulate, target, offset, id, layout, code, static_cast<uint8_t>(primitive), data);
 }
 
 void Window::compareAndSwap(const void* origin, const void* compare, void* result, const Datatype& type, int target,
@@ -214,9 +239,41 @@ void Window::compareAndSwap(const void* origin, const void* compare, void* resul
   }
   const TargetLayout layout = layoutOf(type, 1);
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Compare_and_swap");
-  const uint64_t id = expectReply(target, result, 1, &type);
   const Buffer parts[] = {{origin, 1, &type}, {compare, 1, &type}};
+  if (directAccumulate_) {
+    return applyDirect(RmaKind::CompareAndSwap, target, directAddress(target, offset), layout, 0,
+                       static_cast<uint8_t>(type.primitive()), parts, result, &type);
+  }
+  const uint64_t id = expectReply(target, result, 1, &type);
   sendData(RmaKind::CompareAndSwap, target, offset, id, layout, 0, static_cast<uint8_t>(type.primitive()), parts);
+}
+
+void Window::applyDirect(RmaKind kind, int target, char* address, const TargetLayout& layout, uint8_t op,
+                         uint8_t primitive, std::span<const Buffer> parts, void* result, const Datatype* resultType) {
+  OpHeader header;
+  header.op = op;
+  header.primitive = primitive;
+  for (const Buffer& part : parts) header.dataBytes += bytesOf(part);
+  // Packed before the mutex is taken, so that it is held for the combine alone.
+  std::vector<char> data(header.dataBytes);
+  char* out = data.data();
+  for (const Buffer& part : parts) {
+    part.type->pack(part.data, static_cast<std::size_t>(part.count), out);
+    out += bytesOf(part);
+  }
+  std::vector<char> old(result != nullptr ? layout.bytes : 0);
+  {
+    HostAccumulateGuard serial(*hostLocks_, target);
+    if (result != nullptr) gatherPacked(layout.blocks, address, old.data());
+    if (kind == RmaKind::CompareAndSwap) {
+      if (std::memcmp(old.data(), data.data() + layout.bytes, layout.bytes) == 0) {
+        scatterPacked(layout.blocks, data.data(), address);
+      }
+    } else if (header.dataBytes > 0) {
+      accumulateAt(header, layout.blocks, layout.bytes, data.data(), address);
+    }
+  }
+  if (result != nullptr) resultType->unpack(old.data(), layout.bytes, result);
 }
 
 void Window::onReply(const Envelope& envelope, zmq::message_t& payload) {

@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <mpi.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "mpi/core/error.h"
 #include "transport/job_files.h"
@@ -44,6 +46,17 @@ std::unique_ptr<SharedSegment> SharedSegment::map(const std::string& name, int f
 std::unique_ptr<SharedSegment> SharedSegment::create(const std::string& name, std::size_t bytes) {
   const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
   if (fd < 0) failSystem("shm_open (create)", name);
+  // tmpfs sizes a file without reserving its pages: a segment larger than what is free
+  // would map, then kill the first rank to touch a page past the end with SIGBUS (a
+  // container's /dev/shm is 64 MiB by default). Refuse it here, with a message.
+  struct statvfs space {};
+  if (fstatvfs(fd, &space) == 0 && static_cast<unsigned long long>(space.f_bavail) * space.f_frsize < bytes) {
+    close(fd);
+    shm_unlink(name.c_str());
+    fail(MPI_ERR_NO_MEM, "shared-memory segment " + name + " needs " + std::to_string(bytes) + " bytes, but only " +
+                             std::to_string(static_cast<unsigned long long>(space.f_bavail) * space.f_frsize) +
+                             " are free in the host's shared memory (/dev/shm)");
+  }
   if (ftruncate(fd, static_cast<off_t>(mappedBytes(bytes))) != 0) {
     const int error = errno;
     close(fd);

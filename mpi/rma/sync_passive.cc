@@ -69,11 +69,36 @@ void Window::lock(int lockType, int target, int assert) {
       return;
     }
   }
+  if (hostLocks_) {
+    if (exclusive) {
+      hostLocks_->lockExclusive(target);
+    } else {
+      hostLocks_->lockShared(target);
+    }
+    std::lock_guard guard(mutex_);
+    locks_[t] = exclusive ? LockState::Exclusive : LockState::Shared;
+    return;
+  }
   send(RmaKind::LockRequest, target, 0, lockType, 0, zmq::message_t());
   std::unique_lock guard(mutex_);
   waitFor(guard, [&] { return grants_[t] > 0; });
   --grants_[t];
   locks_[t] = exclusive ? LockState::Exclusive : LockState::Shared;
+}
+
+void Window::releaseHostLocks(const std::vector<int>& targets, LockState state) {
+  // What went to the targets as messages (windows of the program's memory) has been
+  // applied and answered before the lock goes.
+  for (int t : targets) flushTarget(t);
+  waitReplies(targets);
+  __sync_synchronize();  // direct stores before the release, as an unlock message would order them
+  for (int t : targets) {
+    if (state == LockState::Exclusive) {
+      hostLocks_->unlockExclusive(t);
+    } else {
+      hostLocks_->unlockShared(t);
+    }
+  }
 }
 
 void Window::unlock(int target) {
@@ -88,9 +113,12 @@ void Window::unlock(int target) {
     std::lock_guard guard(mutex_);
     state = locks_[t];
     if (state == LockState::None) fail(MPI_ERR_RMA_SYNC, "rank " + std::to_string(target) + " is not locked");
-    if (state == LockState::Shared || state == LockState::Exclusive) dirty_[t] = 0;  // the unlock flushes
+    // An unlock message flushes; host locks flush first (releaseHostLocks).
+    if (!hostLocks_ && (state == LockState::Shared || state == LockState::Exclusive)) dirty_[t] = 0;
   }
-  if (state == LockState::Shared || state == LockState::Exclusive) {
+  if (hostLocks_ && (state == LockState::Shared || state == LockState::Exclusive)) {
+    releaseHostLocks({target}, state);
+  } else if (state == LockState::Shared || state == LockState::Exclusive) {
     const int type = state == LockState::Exclusive ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
     send(RmaKind::Unlock, target, expectReply(target, nullptr, 0, nullptr), type, 0, zmq::message_t());
   } else {
@@ -116,6 +144,19 @@ void Window::lockAll(int assert) {
       return;
     }
   }
+  if (hostLocks_) {
+    int held = 0;
+    try {
+      for (; held < size(); ++held) hostLocks_->lockShared(held);
+    } catch (...) {
+      for (int r = 0; r < held; ++r) hostLocks_->unlockShared(r);
+      throw;
+    }
+    std::lock_guard guard(mutex_);
+    lockAll_ = true;
+    lockAllNoCheck_ = false;
+    return;
+  }
   for (int r = 0; r < size(); ++r) send(RmaKind::LockRequest, r, 0, MPI_LOCK_SHARED, 0, zmq::message_t());
   std::unique_lock guard(mutex_);
   waitFor(guard, [&] { return std::all_of(grants_.begin(), grants_.end(), [](int g) { return g > 0; }); });
@@ -130,11 +171,19 @@ void Window::unlockAll() {
     std::lock_guard guard(mutex_);
     if (!lockAll_) fail(MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all without MPI_Win_lock_all");
     noCheck = lockAllNoCheck_;
-    if (!noCheck) std::fill(dirty_.begin(), dirty_.end(), 0);
+    if (!noCheck && !hostLocks_) std::fill(dirty_.begin(), dirty_.end(), 0);
   }
   std::vector<int> everyone(static_cast<std::size_t>(size()));
+  for (int r = 0; r < size(); ++r) everyone[static_cast<std::size_t>(r)] = r;
+  if (hostLocks_ && !noCheck) {
+    releaseHostLocks(everyone, LockState::Shared);
+    {
+      std::lock_guard guard(mutex_);
+      lockAll_ = false;
+    }
+    return raiseDeferredError();
+  }
   for (int r = 0; r < size(); ++r) {
-    everyone[static_cast<std::size_t>(r)] = r;
     if (noCheck) {
       flushTarget(r);
     } else {

@@ -10,6 +10,7 @@
 #include "mpi/core/keyval.h"
 #include "mpi/core/world.h"
 #include "mpi/rma/exchange.h"
+#include "mpi/rma/host_locks.h"
 #include "mpi/rma/registry.h"
 #include "mpi/rma/shared_segment.h"
 
@@ -59,6 +60,13 @@ void Window::setPeers(std::vector<PeerWindow> peers) { peers_ = std::move(peers)
 void Window::setShared(std::unique_ptr<SharedSegment> segment, std::vector<char*> direct) {
   segment_ = std::move(segment);
   direct_ = std::move(direct);
+}
+
+void Window::keepSegment(std::unique_ptr<SharedSegment> segment) { segment_ = std::move(segment); }
+
+void Window::useHostLocks(void* lines, bool directAccumulate) {
+  hostLocks_ = std::make_unique<HostLocks>(lines, world_.engine());
+  directAccumulate_ = directAccumulate;
 }
 
 void Window::publishAttributes() {

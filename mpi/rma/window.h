@@ -47,6 +47,7 @@ struct Envelope;
 
 namespace zmpi::mpi::rma {
 
+class HostLocks;
 class SharedSegment;
 struct TargetLayout;
 
@@ -100,6 +101,13 @@ class Window {
   void setPeers(std::vector<PeerWindow> peers);
   // Same-host ranks of a shared window: their memory as mapped in this process.
   void setShared(std::unique_ptr<SharedSegment> segment, std::vector<char*> direct);
+  // A segment holding only the host's lock lines (windows whose memory is the program's).
+  void keepSegment(std::unique_ptr<SharedSegment> segment);
+  // Every rank is on this host: passive-target locks through the lock lines at `lines`
+  // (host_locks.h) instead of lock messages; with `directAccumulate` (every rank's memory
+  // mapped here) accumulates and compare-and-swaps are applied by the origin itself, under
+  // the target's accumulate mutex.
+  void useHostLocks(void* lines, bool directAccumulate);
   void publishAttributes();  // MPI_WIN_BASE, _SIZE, _DISP_UNIT, _CREATE_FLAVOR, _MODEL
 
   // MPI_Win_shared_query: `rank`'s memory in this process (MPI_PROC_NULL: the lowest rank
@@ -168,6 +176,11 @@ class Window {
   // windows, and our own window), else null.
   char* directAddress(int target, int64_t offset) const;
   uint64_t expectReply(int target, void* buffer, std::size_t count, const Datatype* type);
+  // An accumulate-kind operation applied here to `target`'s mapped memory at `address`
+  // (useHostLocks' directAccumulate): what applyData does at a target, under the target's
+  // accumulate mutex; the old contents go to `result` (unpacked with `resultType`).
+  void applyDirect(RmaKind kind, int target, char* address, const TargetLayout& layout, uint8_t op, uint8_t primitive,
+                   std::span<const Buffer> parts, void* result, const Datatype* resultType);
   // Header, target layout, then each part packed with its datatype.
   void sendData(RmaKind kind, int target, int64_t offset, uint64_t requestId, const TargetLayout& layout, uint8_t op,
                 uint8_t primitive, std::span<const Buffer> parts);
@@ -179,6 +192,8 @@ class Window {
 
   // completion (sync_passive.cc)
   void flushTarget(int target);  // sends Flush if anything went there since the last one
+  // Flushes `targets`, then gives their host locks (held as `state`) up.
+  void releaseHostLocks(const std::vector<int>& targets, LockState state);
   void waitReplies(const std::vector<int>& targets);
   // Blocks until ready() (checked under mutex_) holds; throws if the world aborts.
   void waitFor(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready);
@@ -208,6 +223,8 @@ class Window {
   std::unique_ptr<char[]> ownedMemory_;
   std::unique_ptr<SharedSegment> segment_;
   std::vector<char*> direct_;  // per rank: memory mapped here, or null
+  std::unique_ptr<HostLocks> hostLocks_;
+  bool directAccumulate_ = false;
   std::vector<PeerWindow> peers_;
 
   std::mutex mutex_;

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <latch>
 #include <mutex>
 
@@ -32,6 +33,21 @@ std::vector<std::pair<int, RmaKind>> rmaSentBy(const MockNetwork& network, int f
 }
 
 using Trace = std::vector<std::pair<int, RmaKind>>;
+
+// Mock worlds on a host each: locks and accumulates travel as messages, as between hosts
+// (on one host they go through the window's shared segment, host_locks.h).
+std::shared_ptr<MockNetwork> runOnSeparateHosts(int size, const std::function<void(World&)>& body) {
+  auto network = std::make_shared<MockNetwork>(size);
+  network->setHostPerRank(true);
+  runWorldThreads(
+      size,
+      [&](WorldConfig& config) {
+        config.jobId = "mock";
+        config.mock = network;
+      },
+      body);
+  return network;
+}
 
 }  // namespace
 
@@ -93,8 +109,9 @@ TEST_CASE("operations on this rank's own window never touch the network", "[rma]
   CHECK(rmaSentBy(*network, 1).empty());
 }
 
-TEST_CASE("an exclusive lock epoch: LockRequest, LockGranted, operations, Unlock, Reply", "[rma][mock]") {
-  auto network = runMockWorlds(2, [](World& world) {
+TEST_CASE("between hosts, an exclusive lock epoch: LockRequest, LockGranted, operations, Unlock, Reply",
+          "[rma][mock]") {
+  auto network = runOnSeparateHosts(2, [](World& world) {
     long memory = 100;
     long fetched = 0;
     auto window = rma::createWindow(world.commWorld(), &memory, sizeof memory, sizeof memory);
@@ -118,11 +135,21 @@ TEST_CASE("an exclusive lock epoch: LockRequest, LockGranted, operations, Unlock
 }
 
 TEST_CASE("a lock request waits at the target until the holder unlocks", "[rma][mock]") {
+  const bool separateHosts = GENERATE(true, false);
+  const bool allocated = GENERATE(true, false);
+  CAPTURE(separateHosts, allocated);
   std::latch holding(1);
   std::latch asked(1);
-  runMockWorlds(3, [&](World& world) {
-    int memory = 0;
-    auto window = rma::createWindow(world.commWorld(), &memory, sizeof memory, sizeof memory);
+  auto run = separateHosts ? runOnSeparateHosts : [](int size, const std::function<void(World&)>& body) {
+    return runMockWorlds(size, body);
+  };
+  run(3, [&](World& world) {
+    int own = 0;
+    auto window = allocated ? rma::allocateWindow(world.commWorld(), sizeof own, sizeof own)
+                            : rma::createWindow(world.commWorld(), &own, sizeof own, sizeof own);
+    int& memory = *static_cast<int*>(window->base());
+    memory = -1;
+    window->fence(0);
     const int value = world.rank();
     if (world.rank() == 1) {
       window->lock(MPI_LOCK_EXCLUSIVE, 0, 0);
@@ -141,8 +168,71 @@ TEST_CASE("a lock request waits at the target until the holder unlocks", "[rma][
       window->unlock(0);
     }
     window->fence(0);
+    if (world.rank() == 0) LOCKED_CHECK(memory == 1);
     rma::freeWindow(*window);
   });
+}
+
+TEST_CASE("on one host, a lock epoch on allocated memory sends no message at all", "[rma][mock]") {
+  auto network = runMockWorlds(2, [](World& world) {
+    bindPredefinedDatatypes();
+    const Datatype& longType = *datatypeOf(MPI_LONG);
+    auto window = rma::allocateWindow(world.commWorld(), sizeof(long), sizeof(long));
+    long& memory = *static_cast<long*>(window->base());
+    window->fence(0);
+    if (world.rank() == 1) memory = 100;
+    window->fence(0);
+    if (world.rank() == 0) {
+      const long one = 1;
+      const long compare = 102;
+      const long swapped = 500;
+      long fetched = 0;
+      long old = 0;
+      long seen = 0;
+      window->lock(MPI_LOCK_EXCLUSIVE, 1, 0);
+      window->accumulate({&one, 1, &longType}, 1, 0, 1, longType, op(MPI_SUM));
+      window->getAccumulate({&one, 1, &longType}, &fetched, 1, longType, 1, 0, 1, longType, op(MPI_SUM));
+      window->compareAndSwap(&swapped, &compare, &old, longType, 1, 0);
+      window->get(&seen, 1, longType, 1, 0, 1, longType);
+      window->unlock(1);
+      LOCKED_CHECK(fetched == 101);
+      LOCKED_CHECK(old == 102);
+      LOCKED_CHECK(seen == 500);
+      window->lockAll(0);
+      window->put({&one, 1, &longType}, 1, 0, 1, longType);
+      window->flushAll();
+      window->unlockAll();
+    }
+    window->fence(0);
+    if (world.rank() == 1) LOCKED_CHECK(memory == 1);
+    rma::freeWindow(*window);
+  });
+  CHECK(rmaSentBy(*network, 0).empty());
+  CHECK(rmaSentBy(*network, 1).empty());
+}
+
+TEST_CASE("on one host, a lock epoch on the program's memory sends the operations but no lock traffic", "[rma][mock]") {
+  auto network = runMockWorlds(2, [](World& world) {
+    long memory = 100;
+    long fetched = 0;
+    auto window = rma::createWindow(world.commWorld(), &memory, sizeof memory, sizeof memory);
+    if (world.rank() == 0) {
+      bindPredefinedDatatypes();
+      const Datatype& longType = *datatypeOf(MPI_LONG);
+      const long one = 1;
+      window->lock(MPI_LOCK_SHARED, 1, 0);
+      window->accumulate({&one, 1, &longType}, 1, 0, 1, longType, op(MPI_SUM));
+      window->getAccumulate({&one, 1, &longType}, &fetched, 1, longType, 1, 0, 1, longType, op(MPI_SUM));
+      window->unlock(1);
+      LOCKED_CHECK(fetched == 101);
+    }
+    window->fence(0);
+    if (world.rank() == 1) LOCKED_CHECK(memory == 102);
+    rma::freeWindow(*window);
+  });
+  // The unlock flushes the accumulate (its Flush answered by a Reply) before the lock goes.
+  CHECK(rmaSentBy(*network, 0) == Trace{{1, RmaKind::Accumulate}, {1, RmaKind::GetAccumulate}, {1, RmaKind::Flush}});
+  CHECK(rmaSentBy(*network, 1) == Trace{{0, RmaKind::Reply}, {0, RmaKind::Reply}});
 }
 
 TEST_CASE("PSCW: Post to each origin, the operations, then Complete to each target", "[rma][mock]") {
