@@ -62,6 +62,9 @@ class Fabric {
   // from its sender's buffer (transport/process_memory.h: a same-host peer in this pid
   // namespace, single copy not turned off, never refused by the kernel); else 0.
   virtual int singleCopyPid(int worldRank) const { return 0; }
+  // The pid of `worldRank`'s process when it is a same-host peer in this pid namespace,
+  // whatever single copy is set to (one-sided windows probe it for themselves); else 0.
+  virtual int hostPeerPid(int worldRank) const { return 0; }
   // The kernel refused a direct read from `worldRank` (errno `error`): its messages take the
   // rings again.
   virtual void singleCopyRefused(int worldRank, int error) {}

@@ -104,6 +104,8 @@ class MockFabric : public Fabric {
   int singleCopyPid(int worldRank) const override {
     return worldRank == rank_ || refused_[static_cast<std::size_t>(worldRank)] ? 0 : network_->singleCopyPid();
   }
+  // All ranks are threads of this process: the pid set for single copy stands for every peer.
+  int hostPeerPid(int worldRank) const override { return network_->singleCopyPid(); }
   void singleCopyRefused(int worldRank, int) override {
     refused_[static_cast<std::size_t>(worldRank)].store(true);
     network_->noteSingleCopyRefused();  // every refusal: a test sees whether a rank tried again

@@ -240,6 +240,7 @@ uint32_t World::ringSleepers() const {
 }
 
 int World::singleCopyPid(int worldRank) const { return fabric_->singleCopyPid(worldRank); }
+int World::hostPeerPid(int worldRank) const { return fabric_->hostPeerPid(worldRank); }
 
 void World::progressLoop() {
   // Spin briefly, then block: after any traffic the thread keeps polling (yielding the

@@ -77,6 +77,8 @@ class World {
   // The pid this rank reads `worldRank`'s large messages from directly (Fabric::singleCopyPid);
   // 0: they take the rings or the network.
   int singleCopyPid(int worldRank) const;
+  // Fabric::hostPeerPid.
+  int hostPeerPid(int worldRank) const;
   Engine& engine() { return *engine_; }
 
   Communicator& commWorld() { return *commWorld_; }

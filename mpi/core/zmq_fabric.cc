@@ -182,6 +182,14 @@ int ZmqFabric::singleCopyPid(int worldRank) const {
   return readable_ && readable_[r].load(std::memory_order_relaxed) ? peers_[r].pid : 0;
 }
 
+int ZmqFabric::hostPeerPid(int worldRank) const {
+  const auto r = static_cast<size_t>(worldRank);
+  const PeerAddress& peer = peers_.at(r);
+  const bool sameProcesses =
+      paths_[r] == Path::Shm && peer.pid > 0 && pidNamespace_ != 0 && peer.pidNamespace == pidNamespace_;
+  return sameProcesses ? peer.pid : 0;
+}
+
 void ZmqFabric::singleCopyRefused(int worldRank, int error) {
   if (readable_[static_cast<size_t>(worldRank)].exchange(false, std::memory_order_relaxed)) {
     log::get("mpi")->debug("rank {} refuses direct reads ({}): its large messages take the rings", worldRank,

@@ -65,6 +65,7 @@ class ZmqFabric : public Fabric {
   bool isFastPeer(int worldRank) const override;
   // Same-host (shared-memory) peers in this pid namespace, with ZMPI_SINGLE_COPY=1.
   int singleCopyPid(int worldRank) const override;
+  int hostPeerPid(int worldRank) const override;
   void singleCopyRefused(int worldRank, int error) override;
   // Over tcp and ipc, when the job's links are authenticated but not encrypted (encrypted
   // jobs keep their data on CURVE), unless ZMPI_TCP_BULK=0: a BulkLink connection.

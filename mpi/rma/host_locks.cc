@@ -23,6 +23,20 @@ class WaitingWriter {
   std::atomic<uint32_t>& count_;
 };
 
+// Waits until `attempt()` succeeds once. waitShm may look at its condition again after it
+// held (a last check before it returns): an acquisition must count once, so the condition
+// remembers it.
+template <typename Attempt>
+void acquire(Engine& engine, coll::ShmDoorbell& bell, Attempt attempt) {
+  if (attempt()) return;
+  bool held = false;
+  auto ready = [&] {
+    if (!held) held = attempt();
+    return held;
+  };
+  coll::waitShm(engine, bell, ready, kSleeperFences);
+}
+
 }  // namespace
 
 HostLocks::HostLocks(void* lines, Engine& engine) : lines_(static_cast<HostLockLine*>(lines)), engine_(engine) {}
@@ -45,17 +59,14 @@ void HostLocks::wake(HostLockLine& line) { coll::ringShm(line.bell, kSleeperFenc
 
 void HostLocks::lockShared(int target) {
   HostLockLine& l = line(target);
-  if (tryShared(l)) return;
-  coll::waitShm(
-      engine_, l.bell, [&] { return tryShared(l); }, kSleeperFences);
+  acquire(engine_, l.bell, [&] { return tryShared(l); });
 }
 
 void HostLocks::lockExclusive(int target) {
   HostLockLine& l = line(target);
   if (tryExclusive(l)) return;
   WaitingWriter waiting(l.writersWaiting);
-  coll::waitShm(
-      engine_, l.bell, [&] { return tryExclusive(l); }, kSleeperFences);
+  acquire(engine_, l.bell, [&] { return tryExclusive(l); });
 }
 
 void HostLocks::unlockShared(int target) {
@@ -72,12 +83,10 @@ void HostLocks::unlockExclusive(int target) {
 
 void HostLocks::lockAccumulate(int target) {
   HostLockLine& l = line(target);
-  auto tryTake = [&] {
+  acquire(engine_, l.bell, [&] {
     uint32_t free = 0;
     return l.accumulate.compare_exchange_strong(free, 1);
-  };
-  if (tryTake()) return;
-  coll::waitShm(engine_, l.bell, tryTake, kSleeperFences);
+  });
 }
 
 void HostLocks::unlockAccumulate(int target) {

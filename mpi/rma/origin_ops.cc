@@ -1,5 +1,6 @@
 // The origin side of Put, Get, Accumulate, Get_accumulate and Compare_and_swap: checks,
 // packing, and either a direct copy (target memory mapped here) or one active message.
+#include <cerrno>
 #include <cstring>
 #include <span>
 #include <string>
@@ -13,6 +14,7 @@
 #include "mpi/rma/target_layout.h"
 #include "mpi/rma/window.h"
 #include "transport/log.h"
+#include "transport/process_memory.h"
 
 namespace zmpi::mpi::rma {
 namespace {
@@ -170,6 +172,12 @@ void Window::put(Buffer origin, int target, MPI_Aint disp, int targetCount, cons
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Put");
   if (layout.bytes == 0) return;
   if (char* address = directAddress(target, offset)) return copyIn(origin, layout, address);
+  if (processOf(target) != 0) {
+    if (origin.type->contiguous()) return writeProcess(target, offset, layout, static_cast<const char*>(origin.data));
+    std::vector<char> packed(layout.bytes);
+    origin.type->pack(origin.data, static_cast<std::size_t>(origin.count), packed.data());
+    return writeProcess(target, offset, layout, packed.data());
+  }
   const Buffer parts[] = {origin};
   sendData(RmaKind::Put, target, offset, 0, layout, 0, 0, parts);
 }
@@ -183,6 +191,13 @@ void Window::get(void* origin, int originCount, const Datatype& originType, int 
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Get");
   if (layout.bytes == 0) return;
   if (char* address = directAddress(target, offset)) return copyOut(address, layout, origin, originType);
+  if (processOf(target) != 0) {
+    if (originType.contiguous()) return readProcess(target, offset, layout, static_cast<char*>(origin));
+    std::vector<char> packed(layout.bytes);
+    readProcess(target, offset, layout, packed.data());
+    originType.unpack(packed.data(), layout.bytes, origin);
+    return;
+  }
   const uint64_t id = expectReply(target, origin, static_cast<std::size_t>(originCount), &originType);
   sendData(RmaKind::Get, target, offset, id, layout, 0, 0, {});
 }
@@ -199,8 +214,8 @@ void Window::accumulate(Buffer origin, int target, MPI_Aint disp, int targetCoun
   if (layout.bytes == 0 || op.handle() == MPI_NO_OP) return;
   const Buffer parts[] = {origin};
   if (directAccumulate_) {
-    return applyDirect(RmaKind::Accumulate, target, directAddress(target, offset), layout, code,
-                       static_cast<uint8_t>(primitive), parts, nullptr, nullptr);
+    return applyDirect(RmaKind::Accumulate, target, offset, layout, code, static_cast<uint8_t>(primitive), parts,
+                       nullptr, nullptr);
   }
   // Even on mapped memory, unless every origin applies them under the target's accumulate
   // mutex: the target applies them one at a time, which makes them atomic with respect to
@@ -223,8 +238,8 @@ void Window::getAccumulate(Buffer origin, void* result, int resultCount, const D
   const Buffer parts[] = {origin};
   const std::span<const Buffer> data = noOp ? std::span<const Buffer>() : std::span<const Buffer>(parts);
   if (directAccumulate_) {
-    return applyDirect(RmaKind::GetAccumulate, target, directAddress(target, offset), layout, code,
-                       static_cast<uint8_t>(primitive), data, result, &resultType);
+    return applyDirect(RmaKind::GetAccumulate, target, offset, layout, code, static_cast<uint8_t>(primitive), data,
+                       result, &resultType);
   }
   const uint64_t id = expectReply(target, result, static_cast<std::size_t>(resultCount), &resultType);
   sendData(RmaKind::GetAccumulate, target, offset, id, layout, code, static_cast<uint8_t>(primitive), data);
@@ -241,14 +256,14 @@ void Window::compareAndSwap(const void* origin, const void* compare, void* resul
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Compare_and_swap");
   const Buffer parts[] = {{origin, 1, &type}, {compare, 1, &type}};
   if (directAccumulate_) {
-    return applyDirect(RmaKind::CompareAndSwap, target, directAddress(target, offset), layout, 0,
-                       static_cast<uint8_t>(type.primitive()), parts, result, &type);
+    return applyDirect(RmaKind::CompareAndSwap, target, offset, layout, 0, static_cast<uint8_t>(type.primitive()),
+                       parts, result, &type);
   }
   const uint64_t id = expectReply(target, result, 1, &type);
   sendData(RmaKind::CompareAndSwap, target, offset, id, layout, 0, static_cast<uint8_t>(type.primitive()), parts);
 }
 
-void Window::applyDirect(RmaKind kind, int target, char* address, const TargetLayout& layout, uint8_t op,
+void Window::applyDirect(RmaKind kind, int target, int64_t offset, const TargetLayout& layout, uint8_t op,
                          uint8_t primitive, std::span<const Buffer> parts, void* result, const Datatype* resultType) {
   OpHeader header;
   header.op = op;
@@ -262,18 +277,69 @@ void Window::applyDirect(RmaKind kind, int target, char* address, const TargetLa
     out += bytesOf(part);
   }
   std::vector<char> old(result != nullptr ? layout.bytes : 0);
+  char* address = directAddress(target, offset);
   {
     HostAccumulateGuard serial(*hostLocks_, target);
-    if (result != nullptr) gatherPacked(layout.blocks, address, old.data());
-    if (kind == RmaKind::CompareAndSwap) {
-      if (std::memcmp(old.data(), data.data() + layout.bytes, layout.bytes) == 0) {
-        scatterPacked(layout.blocks, data.data(), address);
+    if (address != nullptr) {
+      if (result != nullptr) gatherPacked(layout.blocks, address, old.data());
+      if (kind == RmaKind::CompareAndSwap) {
+        if (std::memcmp(old.data(), data.data() + layout.bytes, layout.bytes) == 0) {
+          scatterPacked(layout.blocks, data.data(), address);
+        }
+      } else if (header.dataBytes > 0) {
+        accumulateAt(header, layout.blocks, layout.bytes, data.data(), address);
       }
-    } else if (header.dataBytes > 0) {
-      accumulateAt(header, layout.blocks, layout.bytes, data.data(), address);
+    } else {
+      // In the target's process: read, combine here, write back (under the same mutex).
+      std::vector<char> current(layout.bytes);
+      readProcess(target, offset, layout, current.data());
+      if (result != nullptr) old = current;
+      if (kind == RmaKind::CompareAndSwap) {
+        if (std::memcmp(current.data(), data.data() + layout.bytes, layout.bytes) == 0) {
+          writeProcess(target, offset, layout, data.data());
+        }
+      } else if (header.dataBytes > 0 && opOfCode(op).handle() != MPI_NO_OP) {
+        const TypeBlock whole[] = {{0, layout.bytes}};
+        accumulateAt(header, whole, layout.bytes, data.data(), current.data());
+        writeProcess(target, offset, layout, current.data());
+      }
     }
   }
   if (result != nullptr) resultType->unpack(old.data(), layout.bytes, result);
+}
+
+namespace {
+
+std::vector<transport::RemotePiece> piecesOf(uint64_t base, int64_t offset, const TargetLayout& layout) {
+  std::vector<transport::RemotePiece> pieces;
+  pieces.reserve(layout.blocks.size());
+  for (const TypeBlock& block : layout.blocks) {
+    pieces.push_back({base + static_cast<uint64_t>(offset + block.offset), block.length});
+  }
+  return pieces;
+}
+
+[[noreturn]] void failProcessAccess(const char* what, int target, int pid) {
+  fail(MPI_ERR_RMA_RANGE, std::string(what) + " rank " + std::to_string(target) + "'s window memory in process " +
+                              std::to_string(pid) + " failed: " + std::strerror(errno));
+}
+
+}  // namespace
+
+void Window::readProcess(int target, int64_t offset, const TargetLayout& layout, char* packed) {
+  const int pid = processOf(target);
+  const auto pieces = piecesOf(peer(target).base, offset, layout);
+  if (!transport::readProcessPieces(pid, pieces.data(), pieces.size(), packed)) {
+    failProcessAccess("reading", target, pid);
+  }
+}
+
+void Window::writeProcess(int target, int64_t offset, const TargetLayout& layout, const char* packed) {
+  const int pid = processOf(target);
+  const auto pieces = piecesOf(peer(target).base, offset, layout);
+  if (!transport::writeProcessPieces(pid, pieces.data(), pieces.size(), packed)) {
+    failProcessAccess("writing", target, pid);
+  }
 }
 
 void Window::onReply(const Envelope& envelope, zmq::message_t& payload) {

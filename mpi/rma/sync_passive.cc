@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "mpi/core/error.h"
+#include "mpi/rma/host_locks.h"
 #include "mpi/rma/window.h"
 
 namespace zmpi::mpi::rma {

@@ -69,6 +69,11 @@ void Window::useHostLocks(void* lines, bool directAccumulate) {
   directAccumulate_ = directAccumulate;
 }
 
+void Window::useProcessMemory(std::vector<int> pids) {
+  processPids_ = std::move(pids);
+  directAccumulate_ = true;
+}
+
 void Window::publishAttributes() {
   MPI_Win win = handle();
   setWinAttribute(win, MPI_WIN_BASE, base_, true);

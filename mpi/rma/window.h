@@ -65,6 +65,7 @@ struct PeerWindow {
   uint32_t id = 0;  // the window's id in the peer's process (envelope context)
   int32_t pid = 0;  // names the shared segment a host's first rank creates
   int32_t reserved = 0;
+  uint64_t base = 0;  // the memory's address in the peer's process (MPI_Win_create windows)
 };
 
 // A buffer and datatype as an MPI call passes them.
@@ -108,6 +109,11 @@ class Window {
   // mapped here) accumulates and compare-and-swaps are applied by the origin itself, under
   // the target's accumulate mutex.
   void useHostLocks(void* lines, bool directAccumulate);
+  // Windows of the program's memory whose ranks share a host (with useHostLocks): this
+  // process reads and writes each peer's window itself, in process `pids[rank]` (cross-memory
+  // attach, transport/process_memory.h), and applies accumulates there under the target's
+  // accumulate mutex, instead of sending the operations.
+  void useProcessMemory(std::vector<int> pids);
   void publishAttributes();  // MPI_WIN_BASE, _SIZE, _DISP_UNIT, _CREATE_FLAVOR, _MODEL
 
   // MPI_Win_shared_query: `rank`'s memory in this process (MPI_PROC_NULL: the lowest rank
@@ -179,8 +185,13 @@ class Window {
   // An accumulate-kind operation applied here to `target`'s mapped memory at `address`
   // (useHostLocks' directAccumulate): what applyData does at a target, under the target's
   // accumulate mutex; the old contents go to `result` (unpacked with `resultType`).
-  void applyDirect(RmaKind kind, int target, char* address, const TargetLayout& layout, uint8_t op, uint8_t primitive,
+  void applyDirect(RmaKind kind, int target, int64_t offset, const TargetLayout& layout, uint8_t op, uint8_t primitive,
                    std::span<const Buffer> parts, void* result, const Datatype* resultType);
+  // useProcessMemory: the pid to read and write `target`'s window in, else 0.
+  int processOf(int target) const { return processPids_.empty() ? 0 : processPids_[static_cast<std::size_t>(target)]; }
+  // The packed bytes of `layout` at `offset` in `target`'s window, read or written in its process.
+  void readProcess(int target, int64_t offset, const TargetLayout& layout, char* packed);
+  void writeProcess(int target, int64_t offset, const TargetLayout& layout, const char* packed);
   // Header, target layout, then each part packed with its datatype.
   void sendData(RmaKind kind, int target, int64_t offset, uint64_t requestId, const TargetLayout& layout, uint8_t op,
                 uint8_t primitive, std::span<const Buffer> parts);
@@ -225,6 +236,7 @@ class Window {
   std::vector<char*> direct_;  // per rank: memory mapped here, or null
   std::unique_ptr<HostLocks> hostLocks_;
   bool directAccumulate_ = false;
+  std::vector<int> processPids_;  // per rank (useProcessMemory), or empty
   std::vector<PeerWindow> peers_;
 
   std::mutex mutex_;

@@ -13,6 +13,7 @@
 #include "mpi/rma/host_locks.h"
 #include "mpi/rma/registry.h"
 #include "mpi/rma/shared_segment.h"
+#include "transport/process_memory.h"
 
 namespace zmpi::mpi::rma {
 namespace {
@@ -122,6 +123,36 @@ bool setUpSharedMemory(Window& window, MPI_Aint size, int dispUnit, SegmentUse u
   return true;
 }
 
+// Whether this process may read and write the windows of its host's peers itself
+// (useProcessMemory): each rank reads a byte of every peer's window with cross-memory
+// attach, and all must succeed -- the kernel refuses it across users, under Yama's
+// ptrace_scope or a container's seccomp profile, and a pid means the same process only
+// within one pid namespace (Fabric::hostPeerPid). ZMPI_RMA_CMA=0 keeps the operations
+// of such windows as messages.
+void setUpProcessAccess(Window& window) {
+  static const bool allowed = [] {
+    const char* value = std::getenv("ZMPI_RMA_CMA");
+    return value == nullptr || std::string(value) != "0";
+  }();
+  World& world = window.world();
+  Communicator& comm = window.comm();
+  std::vector<int> pids(static_cast<std::size_t>(comm.size()), 0);
+  int readable = allowed ? 1 : 0;
+  for (int r = 0; r < comm.size() && readable; ++r) {
+    if (r == comm.rank()) continue;
+    const int pid = world.hostPeerPid(comm.worldRankOf(r));
+    const PeerWindow& peer = window.peer(r);
+    pids[static_cast<std::size_t>(r)] = pid;
+    char probe = 0;
+    const transport::RemotePiece piece{peer.base, 1};
+    if (pid == 0 || (peer.size > 0 && !transport::readProcessPieces(pid, &piece, 1, &probe))) readable = 0;
+  }
+  for (int ok : allgather(comm, readable)) {
+    if (ok == 0) return;
+  }
+  window.useProcessMemory(std::move(pids));
+}
+
 // The window's memory and where its locks live, once every rank knows its peers.
 void setUpMemory(Window& window, MPI_Aint size, int dispUnit) {
   const bool hostLocal = hostSegmentsAllowed() && everyRankOnThisHost(window);
@@ -139,6 +170,8 @@ void setUpMemory(Window& window, MPI_Aint size, int dispUnit) {
       }
       return;
     case Flavor::Create:
+      if (hostLocal && setUpSharedMemory(window, size, dispUnit, {false, true, false})) setUpProcessAccess(window);
+      return;
     case Flavor::Dynamic:
       if (hostLocal) setUpSharedMemory(window, size, dispUnit, {false, true, false});
       return;
@@ -155,6 +188,7 @@ std::shared_ptr<Window> build(Communicator& comm, Flavor flavor, void* base, MPI
     mine.dispUnit = dispUnit;
     mine.id = window->id();
     mine.pid = static_cast<int32_t>(getpid());
+    mine.base = reinterpret_cast<uintptr_t>(base);
     window->setPeers(allgather(window->comm(), mine));
     setUpMemory(*window, size, dispUnit);
     window->publishAttributes();

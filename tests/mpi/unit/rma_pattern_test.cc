@@ -1,6 +1,7 @@
 // One-sided communication in mock mode: exactly which active messages a put, get,
 // accumulate, flush, lock or PSCW epoch sends, to whom, in which order.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <functional>
@@ -233,6 +234,50 @@ TEST_CASE("on one host, a lock epoch on the program's memory sends the operation
   // The unlock flushes the accumulate (its Flush answered by a Reply) before the lock goes.
   CHECK(rmaSentBy(*network, 0) == Trace{{1, RmaKind::Accumulate}, {1, RmaKind::GetAccumulate}, {1, RmaKind::Flush}});
   CHECK(rmaSentBy(*network, 1) == Trace{{0, RmaKind::Reply}, {0, RmaKind::Reply}});
+}
+
+TEST_CASE(
+    "on one host where the kernel lets ranks reach each other's memory, a lock epoch on the program's "
+    "memory sends no message at all",
+    "[rma][mock]") {
+  auto network = std::make_shared<MockNetwork>(2);
+  network->setSingleCopyPid(static_cast<int>(getpid()));  // the mock ranks' process
+  runWorldThreads(
+      2,
+      [&](WorldConfig& config) {
+        config.jobId = "mock";
+        config.mock = network;
+      },
+      [](World& world) {
+        bindPredefinedDatatypes();
+        const Datatype& longType = *datatypeOf(MPI_LONG);
+        long memory[2] = {100, 7};
+        auto window = rma::createWindow(world.commWorld(), memory, sizeof memory, sizeof(long));
+        if (world.rank() == 0) {
+          const long one = 1;
+          const long compare = 102;
+          const long swapped = 500;
+          long fetched = 0;
+          long old = 0;
+          long seen[2] = {0, 0};
+          window->lock(MPI_LOCK_EXCLUSIVE, 1, 0);
+          window->accumulate({&one, 1, &longType}, 1, 0, 1, longType, op(MPI_SUM));
+          window->getAccumulate({&one, 1, &longType}, &fetched, 1, longType, 1, 0, 1, longType, op(MPI_SUM));
+          window->compareAndSwap(&swapped, &compare, &old, longType, 1, 0);
+          window->put({&one, 1, &longType}, 1, 1, 1, longType);
+          window->get(seen, 2, longType, 1, 0, 2, longType);
+          window->unlock(1);
+          LOCKED_CHECK(fetched == 101);
+          LOCKED_CHECK(old == 102);
+          LOCKED_CHECK(seen[0] == 500);
+          LOCKED_CHECK(seen[1] == 1);
+        }
+        window->fence(0);
+        if (world.rank() == 1) LOCKED_CHECK(memory[0] == 500);
+        rma::freeWindow(*window);
+      });
+  CHECK(rmaSentBy(*network, 0).empty());
+  CHECK(rmaSentBy(*network, 1).empty());
 }
 
 TEST_CASE("PSCW: Post to each origin, the operations, then Complete to each target", "[rma][mock]") {

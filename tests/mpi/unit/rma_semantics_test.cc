@@ -2,9 +2,12 @@
 // concurrent origins, exclusive locks, derived target types, dynamic and shared windows,
 // and the errors the origin can detect.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -22,6 +25,52 @@ using namespace zmpi::mpi::testing;
 
 namespace {
 
+// The paths a window's operations can take (mpi/rma/README.md): every rank on a host of its
+// own (lock and operation messages); on one host, the program's memory through messages
+// (host locks), the same read and written in the target's process (cross-memory attach:
+// all mock ranks are threads of this process), and allocated memory in shared memory.
+enum class Path { SeparateHosts, CreateMessages, CreateProcessMemory, Allocate };
+
+const char* nameOf(Path path) {
+  switch (path) {
+    case Path::SeparateHosts:
+      return "separate hosts";
+    case Path::CreateMessages:
+      return "one host, MPI_Win_create, messages";
+    case Path::CreateProcessMemory:
+      return "one host, MPI_Win_create, process memory";
+    case Path::Allocate:
+      return "one host, MPI_Win_allocate";
+  }
+  return "?";
+}
+
+void runOn(Path path, int size, const std::function<void(World&)>& body) {
+  auto network = std::make_shared<MockNetwork>(size);
+  network->setHostPerRank(path == Path::SeparateHosts);
+  if (path == Path::CreateProcessMemory) network->setSingleCopyPid(static_cast<int>(getpid()));
+  runWorldThreads(
+      size,
+      [&](WorldConfig& config) {
+        config.jobId = "mock";
+        config.mock = network;
+      },
+      body);
+}
+
+// A window of `bytes` zeroed bytes on the path's memory: `own` (the program's, at least
+// `bytes`), or allocated; returns its base in `*memory`.
+std::shared_ptr<rma::Window> windowOn(Path path, World& world, void* own, std::size_t bytes, int dispUnit,
+                                      void** memory) {
+  auto window = path == Path::Allocate
+                    ? rma::allocateWindow(world.commWorld(), static_cast<MPI_Aint>(bytes), dispUnit)
+                    : rma::createWindow(world.commWorld(), own, static_cast<MPI_Aint>(bytes), dispUnit);
+  *memory = window->base();
+  std::memset(*memory, 0, bytes);
+  rma::barrier(world.commWorld());
+  return window;
+}
+
 int errorCodeOf(const std::function<void()>& call) {
   try {
     call();
@@ -35,9 +84,13 @@ int errorCodeOf(const std::function<void()>& call) {
 
 TEST_CASE("accumulates from concurrent origins under shared locks sum exactly", "[rma][mock]") {
   constexpr int kRanks = 4, kRounds = 200;
-  runMockWorlds(kRanks, [](World& world) {
-    long cells[3] = {0, 0, 0};
-    auto window = rma::createWindow(world.commWorld(), cells, sizeof cells, sizeof(long));
+  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate);
+  CAPTURE(nameOf(path));
+  runOn(path, kRanks, [&](World& world) {
+    long own[3];
+    void* memory = nullptr;
+    auto window = windowOn(path, world, own, sizeof own, sizeof(long), &memory);
+    const long* cells = static_cast<long*>(memory);
     const Datatype& longType = basic(MPI_LONG);
     const long add[3] = {1, 2, 3};
     std::vector<long> fetched;
@@ -64,9 +117,13 @@ TEST_CASE("accumulates from concurrent origins under shared locks sum exactly", 
 
 TEST_CASE("exclusive locks make a read-modify-write by get and put safe", "[rma][mock]") {
   constexpr int kRanks = 3, kRounds = 30;
-  runMockWorlds(kRanks, [](World& world) {
-    int counter = 0;
-    auto window = rma::createWindow(world.commWorld(), &counter, sizeof counter, sizeof counter);
+  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate);
+  CAPTURE(nameOf(path));
+  runOn(path, kRanks, [&](World& world) {
+    int own = 0;
+    void* memory = nullptr;
+    auto window = windowOn(path, world, &own, sizeof own, sizeof own, &memory);
+    const int& counter = *static_cast<int*>(memory);
     const Datatype& intType = basic(MPI_INT);
     for (int i = 0; i < kRounds; ++i) {
       int value = 0;
@@ -85,10 +142,14 @@ TEST_CASE("exclusive locks make a read-modify-write by get and put safe", "[rma]
 
 TEST_CASE("compare-and-swap succeeds for exactly one of several contenders", "[rma][mock]") {
   constexpr int kRanks = 4;
+  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate);
+  CAPTURE(nameOf(path));
   std::vector<int> won(kRanks, 0);
-  runMockWorlds(kRanks, [&](World& world) {
-    int word = 0;
-    auto window = rma::createWindow(world.commWorld(), &word, sizeof word, sizeof word);
+  runOn(path, kRanks, [&](World& world) {
+    int own = 0;
+    void* memory = nullptr;
+    auto window = windowOn(path, world, &own, sizeof own, sizeof own, &memory);
+    const int& word = *static_cast<int*>(memory);
     const Datatype& intType = basic(MPI_INT);
     const int mine = world.rank() + 1, expected = 0;
     int previous = -1;
