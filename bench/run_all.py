@@ -3,7 +3,7 @@
 tcp on loopback) and MPICH, in one run, on this machine.
 
   bench/run_all.py [--build build] [--out bench/results] [--quick | --smoke]
-                   [--mpis zmpi,ompi-sm,...] [--only pingpong,collectives,apps,startup,memory]
+                   [--mpis zmpi,ompi-sm,...] [--only pingpong,collectives,rma,apps,startup,memory]
 
 Measures, for every MPI installed (zmpi, zmpi-tcp = ZMPI_TRANSPORT=tcp, ompi-sm, ompi-tcp,
 mpich; zmq = a raw zmq ping-pong, the floor of zmpi's tcp path):
@@ -13,6 +13,9 @@ mpich; zmq = a raw zmq ping-pong, the floor of zmpi's tcp path):
                (4 ranks oversubscribe the cores: --oversubscribe where the launcher wants it);
                one job per operation and MPI, operation-major (load drift hits all alike);
                a full run does 3 rounds of every operation's jobs in turn, median per size
+  rma          one-sided latencies, 2 ranks, passive target (bench/src/rma.c): lock + get +
+               unlock, lock + put + unlock, get + flush 8 B-1 MiB, fetch_and_op + flush, on
+               MPI_Win_allocate and MPI_Win_create windows; rounds as for the collectives
   apps         a real application: Debian's LAMMPS (an Open MPI binary, run unchanged by
                zmpirun) on a Lennard-Jones liquid, 2 and 4 ranks, its loop time; zmpi and
                Open MPI only (MPICH cannot run an Open MPI binary); median of rounds
@@ -49,19 +52,25 @@ MODES = {
         collectives=["--budget-ms", "80", "--reps", "3", "--step", "2"], collective_rounds=3,
         collective_ranks=[2, 4], startup_runs=9, startup_ranks=4, timeout=600,
         collective_mpis=["zmpi", "zmpi-tcp", "ompi-sm", "ompi-tcp", "mpich"],
-        app_ranks=[2, 4], app_rounds=5, app_steps=1000),
+        app_ranks=[2, 4], app_rounds=5, app_steps=1000,
+        rma=["--budget-ms", "50", "--reps", "3", "--min-bytes", "8", "--max-bytes", "1048576",
+             "--step", "8"]),
     "quick": dict(
         pingpong=["--budget-ms", "50"],
         collectives=["--budget-ms", "40", "--reps", "2", "--step", "4"],
         collective_ranks=[2, 4], startup_runs=3, startup_ranks=4, timeout=240,
         collective_mpis=["zmpi", "ompi-sm", "ompi-tcp", "mpich"],
-        app_ranks=[4], app_rounds=1, app_steps=250),
+        app_ranks=[4], app_rounds=1, app_steps=250,
+        rma=["--budget-ms", "20", "--reps", "2", "--min-bytes", "8", "--max-bytes", "65536",
+             "--step", "64"]),
     "smoke": dict(
         pingpong=["--budget-ms", "1", "--max-bytes", "65536", "--step", "64", "--max-iters", "20"],
         collectives=["--budget-ms", "1", "--reps", "1", "--min-bytes", "8", "--max-bytes",
                      "4096", "--step", "512", "--max-iters", "10"],
         collective_ranks=[2], startup_runs=1, startup_ranks=2, timeout=30,
-        collective_mpis=["zmpi"], app_ranks=[]),
+        collective_mpis=["zmpi"], app_ranks=[],
+        rma=["--budget-ms", "1", "--reps", "1", "--min-bytes", "8", "--max-bytes", "64",
+             "--step", "8", "--max-iters", "10"]),
 }
 
 
@@ -89,7 +98,7 @@ def main():
     mode.add_argument("--quick", action="store_true", help="about 2 minutes, fewer sizes")
     mode.add_argument("--smoke", action="store_true", help="seconds, zmpi only (ctest)")
     parser.add_argument("--mpis", help="comma list out of " + ",".join(ALL_MPIS))
-    parser.add_argument("--only", help="comma list out of pingpong,collectives,apps,startup,memory")
+    parser.add_argument("--only", help="comma list out of pingpong,collectives,rma,apps,startup,memory")
     parser.add_argument("--timeout", type=float, help="seconds one benchmark job may take "
                         "(default 600 full, 240 quick, 30 smoke); a job over it is killed")
     args = parser.parse_args()
@@ -100,7 +109,7 @@ def main():
     if args.mpis:  # named explicitly: every one of them runs the collectives too
         mode["collective_mpis"] = args.mpis.split(",")
     wanted = (args.mpis or ("zmpi" if args.smoke else ",".join(ALL_MPIS))).split(",")
-    parts = (args.only or "pingpong,collectives,apps,startup,memory").split(",")
+    parts = (args.only or "pingpong,collectives,rma,apps,startup,memory").split(",")
     build_dir, out_dir = os.path.abspath(args.build), os.path.abspath(args.out)
     os.makedirs(out_dir, exist_ok=True)
 
@@ -129,6 +138,8 @@ def main():
         if "collectives" in parts:
             for ranks in mode["collective_ranks"]:
                 s.collectives(ranks, report.OPS)
+        if "rma" in parts:
+            s.rma(2)
         if "apps" in parts and mode["app_ranks"]:
             s.apps(mode["app_ranks"])
         if "startup" in parts:

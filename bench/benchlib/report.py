@@ -74,6 +74,13 @@ def ratio_rows(records):
                 continue
             curve(f"{op} {ranks} ranks, <= 8 KiB", "zmpi", key, lambda s: s <= 8 * KIB)
             curve(f"{op} {ranks} ranks, > 8 KiB", "zmpi", key, lambda s: s > 8 * KIB)
+    for op in sorted({r["op"] for r in records if r["bench"] == "rma"}):
+        key = ("rma", 2, op, "time_us")
+        if op.endswith("fetch_and_op"):
+            curve(f"one-sided {op}", "zmpi", key)
+            continue
+        curve(f"one-sided {op}, <= 4 KiB", "zmpi", key, lambda s: s <= 4 * KIB)
+        curve(f"one-sided {op}, > 4 KiB", "zmpi", key, lambda s: s > 4 * KIB)
     for ranks in (2, 4):
         ratios = {p: [] for p in TCP_PEERS}
         for op in OPS:
@@ -172,7 +179,7 @@ def size_tables(records, names):
     """One table per curve: each MPI's value per size and zmpi/peer ratios."""
     out = []
     curves = sorted({(r["bench"], r["ranks"], r["op"], r["metric"]) for r in records
-                     if r["bench"] in ("pingpong", "collectives")},
+                     if r["bench"] in ("pingpong", "collectives", "rma")},
                     key=lambda k: (k[0] != "pingpong", k[1], OPS.index(k[2]) if k[2] in OPS else -1,
                                    k[3]))
     for key in curves:

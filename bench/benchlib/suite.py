@@ -14,6 +14,7 @@ SOURCES = {
     "pingpong": os.path.join(ROOT, "bench", "src", "pingpong.c"),
     "collectives": os.path.join(ROOT, "bench", "src", "collectives.c"),
     "footprint": os.path.join(ROOT, "bench", "src", "footprint.c"),
+    "rma": os.path.join(ROOT, "bench", "src", "rma.c"),
     "hello": os.path.join(ROOT, "examples", "hello.c"),
     "zmq_pingpong": os.path.join(ROOT, "bench", "src", "zmq_pingpong.c"),
 }
@@ -55,7 +56,7 @@ class Suite:
     def compile_all(self):
         for family in sorted({m.family for m in self.mpis}):
             programs = ["zmq_pingpong"] if family == "zmq" else ["pingpong", "collectives",
-                                                                   "footprint", "hello"]
+                                                                   "footprint", "hello", "rma"]
             for program in programs:
                 output = os.path.join(self.bin_dir, f"{program}_{family}")
                 if mpimod.compile_program(family, self.build_dir, SOURCES[program], output,
@@ -148,6 +149,25 @@ class Suite:
             for (name, what, size), times in figures.items():
                 self.add(name, "collectives", ranks, what, "time_us",
                          round(statistics.median(times), 3), size)
+
+    def rma(self, ranks):
+        """One-sided latencies (bench/src/rma.c: passive target, allocated and created
+        windows), one job per MPI, `collective_rounds` times in turn, median per size."""
+        rounds = self.mode.get("collective_rounds", 1)
+        figures = {}  # (mpi name, op, bytes) -> [time per round]
+        for turn in range(1, rounds + 1):
+            for mpi in self.mpis:
+                if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
+                    continue
+                which = f" (round {turn}/{rounds})" if rounds > 1 else ""
+                self.log(f"one-sided -np {ranks}: {mpi.name}{which}")
+                out = self._job(mpi, "rma", ranks, self.mode["rma"], self.mode["timeout"])
+                if out is None:
+                    continue
+                for parts in _figures(out, 4, named=True):
+                    figures.setdefault((mpi.name, parts[0], int(parts[1])), []).append(float(parts[2]))
+        for (name, what, size), times in figures.items():
+            self.add(name, "rma", ranks, what, "time_us", round(statistics.median(times), 3), size)
 
     def footprint(self, ranks):
         for mpi in self.mpis:

@@ -215,6 +215,13 @@ void Window::requirePassiveEpoch(int target, const char* what) {
 void Window::flush(int target) {
   if (target == MPI_PROC_NULL) return;
   requirePassiveEpoch(target, "MPI_Win_flush");
+  {
+    // Nothing sent there since the last flush, no reply due, no error kept: done (the
+    // common case on one host, where the operations were copies made here).
+    std::lock_guard guard(mutex_);
+    const auto t = static_cast<std::size_t>(target);
+    if (dirty_[t] == 0 && pendingPerTarget_[t] == 0 && deferredError_ == MPI_SUCCESS) return;
+  }
   flushTarget(target);
   waitReplies({target});
   raiseDeferredError();

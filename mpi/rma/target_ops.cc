@@ -7,6 +7,7 @@
 // Nothing here waits for other ranks; a failing operation is answered with its error (or
 // kept for the origin's next flush), never thrown into the engine.
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -26,14 +27,18 @@ namespace {
 // A datatype of one element of `p`, as the ops' packed kernels want it (process-lifetime).
 const Datatype& elementType(Primitive p) {
   static std::mutex mutex;
-  static std::array<Datatype*, kPrimitiveKinds> types{};
+  static std::array<std::atomic<Datatype*>, kPrimitiveKinds> types{};
   if (p == Primitive::None || p == Primitive::Mixed || static_cast<std::size_t>(p) >= kPrimitiveKinds) {
     fail(MPI_ERR_TYPE, "accumulate on elements of no single basic type");
   }
+  std::atomic<Datatype*>& slot = types[static_cast<std::size_t>(p)];
+  // Made once per kind; every accumulate after that only loads it (no lock on the hot path).
+  if (Datatype* made = slot.load(std::memory_order_acquire)) return *made;
   std::lock_guard lock(mutex);
-  Datatype*& type = types[static_cast<std::size_t>(p)];
-  if (type == nullptr) type = Datatype::makeBasic(p, primitiveSize(p), primitiveName(p));
-  return *type;
+  if (slot.load(std::memory_order_relaxed) == nullptr) {
+    slot.store(Datatype::makeBasic(p, primitiveSize(p), primitiveName(p)), std::memory_order_release);
+  }
+  return *slot.load(std::memory_order_relaxed);
 }
 
 zmq::message_t text(const std::string& message) { return zmq::message_t(message.data(), message.size()); }
