@@ -122,6 +122,26 @@ class Suite:
             self.add(name, "pingpong", 2, "pingpong", "bandwidth_MBps",
                      round(statistics.median(t[1] for t in trips), 1), size)
 
+    def _rounds(self, program, ranks, args, label, memory):
+        """`program` once per MPI that runs the collectives, `collective_rounds` times in turn
+        (zmpi, Open MPI, ..., then again): {(mpi name, op, bytes): [time_us per round]}."""
+        rounds = self.mode.get("collective_rounds", 1)
+        figures = {}
+        for turn in range(1, rounds + 1):
+            for mpi in self.mpis:
+                if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
+                    continue
+                which = f" (round {turn}/{rounds})" if rounds > 1 else ""
+                self.log(f"{label}: {mpi.name}{which}")
+                out = self._job(mpi, program, ranks, args, self.mode["timeout"])
+                if out is None:
+                    continue
+                for parts in _figures(out, 4, named=True):
+                    figures.setdefault((mpi.name, parts[0], int(parts[1])), []).append(float(parts[2]))
+                if memory:
+                    self._memory(mpi, program, ranks, out)
+        return figures
+
     def collectives(self, ranks, ops):
         """One job per operation and MPI, operation-major, so the MPIs measure an operation
         minutes apart at most and a change of load from elsewhere hits them alike; with
@@ -129,43 +149,17 @@ class Suite:
         Open MPI, ..., then again), and per size the median over the rounds counts, as in
         pingpong(): a slow minute of the VM then lands in one round of every MPI instead
         of in the one job of whichever MPI ran in it."""
-        rounds = self.mode.get("collective_rounds", 1)
         for op in ops:
-            figures = {}  # (mpi name, op, bytes) -> [time per round]
-            for turn in range(1, rounds + 1):
-                for mpi in self.mpis:
-                    if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
-                        continue
-                    which = f" (round {turn}/{rounds})" if rounds > 1 else ""
-                    self.log(f"collectives {op} -np {ranks}: {mpi.name}{which}")
-                    out = self._job(mpi, "collectives", ranks,
-                                    self.mode["collectives"] + ["--ops", op], self.mode["timeout"])
-                    if out is None:
-                        continue
-                    for parts in _figures(out, 4, named=True):
-                        figures.setdefault((mpi.name, parts[0], int(parts[1])), []).append(
-                            float(parts[2]))
-                    self._memory(mpi, "collectives", ranks, out)
+            figures = self._rounds("collectives", ranks, self.mode["collectives"] + ["--ops", op],
+                                   f"collectives {op} -np {ranks}", memory=True)
             for (name, what, size), times in figures.items():
                 self.add(name, "collectives", ranks, what, "time_us",
                          round(statistics.median(times), 3), size)
 
     def rma(self, ranks):
         """One-sided latencies (bench/src/rma.c: passive target, allocated and created
-        windows), one job per MPI, `collective_rounds` times in turn, median per size."""
-        rounds = self.mode.get("collective_rounds", 1)
-        figures = {}  # (mpi name, op, bytes) -> [time per round]
-        for turn in range(1, rounds + 1):
-            for mpi in self.mpis:
-                if mpi.family == "zmq" or mpi.name not in self.mode["collective_mpis"]:
-                    continue
-                which = f" (round {turn}/{rounds})" if rounds > 1 else ""
-                self.log(f"one-sided -np {ranks}: {mpi.name}{which}")
-                out = self._job(mpi, "rma", ranks, self.mode["rma"], self.mode["timeout"])
-                if out is None:
-                    continue
-                for parts in _figures(out, 4, named=True):
-                    figures.setdefault((mpi.name, parts[0], int(parts[1])), []).append(float(parts[2]))
+        windows), one job per MPI and round, median per size over the rounds."""
+        figures = self._rounds("rma", ranks, self.mode["rma"], f"one-sided -np {ranks}", memory=False)
         for (name, what, size), times in figures.items():
             self.add(name, "rma", ranks, what, "time_us", round(statistics.median(times), 3), size)
 

@@ -40,15 +40,12 @@ inline void runWorldThreads(int size, const std::function<void(WorldConfig&)>& c
   }
 }
 
-// Runs body(world) on `size` mock worlds (runWorldThreads). `eagerLimit`, `dataPieceBytes`,
-// `singleCopyPid`: see MockNetwork::setEagerLimit, setDataPieceBytes, setSingleCopyPid.
-inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<void(World&)>& body,
-                                                  std::size_t eagerLimit = 0, std::size_t dataPieceBytes = 0,
-                                                  int singleCopyPid = 0) {
+// Runs body(world) on `size` mock worlds (runWorldThreads) over a network that `prepare`
+// sets up first (MockNetwork's setters); returns the network, for its records.
+inline std::shared_ptr<MockNetwork> runMockWorldsOn(int size, const std::function<void(MockNetwork&)>& prepare,
+                                                    const std::function<void(World&)>& body) {
   auto network = std::make_shared<MockNetwork>(size);
-  network->setEagerLimit(eagerLimit);
-  network->setDataPieceBytes(dataPieceBytes);
-  network->setSingleCopyPid(singleCopyPid);
+  prepare(*network);
   runWorldThreads(
       size,
       [&](WorldConfig& config) {
@@ -57,6 +54,21 @@ inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<
       },
       body);
   return network;
+}
+
+// Runs body(world) on `size` mock worlds (runWorldThreads). `eagerLimit`, `dataPieceBytes`,
+// `singleCopyPid`: see MockNetwork::setEagerLimit, setDataPieceBytes, setSingleCopyPid.
+inline std::shared_ptr<MockNetwork> runMockWorlds(int size, const std::function<void(World&)>& body,
+                                                  std::size_t eagerLimit = 0, std::size_t dataPieceBytes = 0,
+                                                  int singleCopyPid = 0) {
+  return runMockWorldsOn(
+      size,
+      [&](MockNetwork& network) {
+        network.setEagerLimit(eagerLimit);
+        network.setDataPieceBytes(dataPieceBytes);
+        network.setSingleCopyPid(singleCopyPid);
+      },
+      body);
 }
 
 inline std::unique_ptr<Request> makeRequest(World& world, Request::Kind kind, void* data, size_t bytes, int peer,

@@ -38,16 +38,8 @@ using Trace = std::vector<std::pair<int, RmaKind>>;
 // Mock worlds on a host each: locks and accumulates travel as messages, as between hosts
 // (on one host they go through the window's shared segment, host_locks.h).
 std::shared_ptr<MockNetwork> runOnSeparateHosts(int size, const std::function<void(World&)>& body) {
-  auto network = std::make_shared<MockNetwork>(size);
-  network->setHostPerRank(true);
-  runWorldThreads(
-      size,
-      [&](WorldConfig& config) {
-        config.jobId = "mock";
-        config.mock = network;
-      },
-      body);
-  return network;
+  return runMockWorldsOn(
+      size, [](MockNetwork& network) { network.setHostPerRank(true); }, body);
 }
 
 }  // namespace
@@ -174,44 +166,6 @@ TEST_CASE("a lock request waits at the target until the holder unlocks", "[rma][
   });
 }
 
-TEST_CASE("on one host, a lock epoch on allocated memory sends no message at all", "[rma][mock]") {
-  auto network = runMockWorlds(2, [](World& world) {
-    bindPredefinedDatatypes();
-    const Datatype& longType = *datatypeOf(MPI_LONG);
-    auto window = rma::allocateWindow(world.commWorld(), sizeof(long), sizeof(long));
-    long& memory = *static_cast<long*>(window->base());
-    window->fence(0);
-    if (world.rank() == 1) memory = 100;
-    window->fence(0);
-    if (world.rank() == 0) {
-      const long one = 1;
-      const long compare = 102;
-      const long swapped = 500;
-      long fetched = 0;
-      long old = 0;
-      long seen = 0;
-      window->lock(MPI_LOCK_EXCLUSIVE, 1, 0);
-      window->accumulate({&one, 1, &longType}, 1, 0, 1, longType, op(MPI_SUM));
-      window->getAccumulate({&one, 1, &longType}, &fetched, 1, longType, 1, 0, 1, longType, op(MPI_SUM));
-      window->compareAndSwap(&swapped, &compare, &old, longType, 1, 0);
-      window->get(&seen, 1, longType, 1, 0, 1, longType);
-      window->unlock(1);
-      LOCKED_CHECK(fetched == 101);
-      LOCKED_CHECK(old == 102);
-      LOCKED_CHECK(seen == 500);
-      window->lockAll(0);
-      window->put({&one, 1, &longType}, 1, 0, 1, longType);
-      window->flushAll();
-      window->unlockAll();
-    }
-    window->fence(0);
-    if (world.rank() == 1) LOCKED_CHECK(memory == 1);
-    rma::freeWindow(*window);
-  });
-  CHECK(rmaSentBy(*network, 0).empty());
-  CHECK(rmaSentBy(*network, 1).empty());
-}
-
 TEST_CASE("on one host, a lock epoch on the program's memory sends the operations but no lock traffic", "[rma][mock]") {
   auto network = runMockWorlds(2, [](World& world) {
     long memory = 100;
@@ -237,22 +191,26 @@ TEST_CASE("on one host, a lock epoch on the program's memory sends the operation
 }
 
 TEST_CASE(
-    "on one host where the kernel lets ranks reach each other's memory, a lock epoch on the program's "
-    "memory sends no message at all",
+    "on one host, a lock epoch on allocated memory, or on the program's where the kernel lets ranks reach "
+    "each other's, sends no message at all",
     "[rma][mock]") {
-  auto network = std::make_shared<MockNetwork>(2);
-  network->setSingleCopyPid(static_cast<int>(getpid()));  // the mock ranks' process
-  runWorldThreads(
+  const bool allocated = GENERATE(true, false);
+  CAPTURE(allocated);
+  auto network = runMockWorldsOn(
       2,
-      [&](WorldConfig& config) {
-        config.jobId = "mock";
-        config.mock = network;
+      [&](MockNetwork& network) {
+        if (!allocated) network.setSingleCopyPid(static_cast<int>(getpid()));  // the mock ranks' process
       },
-      [](World& world) {
+      [&](World& world) {
         bindPredefinedDatatypes();
         const Datatype& longType = *datatypeOf(MPI_LONG);
-        long memory[2] = {100, 7};
-        auto window = rma::createWindow(world.commWorld(), memory, sizeof memory, sizeof(long));
+        long own[2] = {0, 0};
+        auto window = allocated ? rma::allocateWindow(world.commWorld(), sizeof own, sizeof(long))
+                                : rma::createWindow(world.commWorld(), own, sizeof own, sizeof(long));
+        long* memory = static_cast<long*>(window->base());
+        memory[0] = 100;
+        memory[1] = 7;
+        window->fence(0);
         if (world.rank() == 0) {
           const long one = 1;
           const long compare = 102;
@@ -271,9 +229,17 @@ TEST_CASE(
           LOCKED_CHECK(old == 102);
           LOCKED_CHECK(seen[0] == 500);
           LOCKED_CHECK(seen[1] == 1);
+          const long two = 2;
+          window->lockAll(0);
+          window->put({&two, 1, &longType}, 1, 1, 1, longType);
+          window->flushAll();
+          window->unlockAll();
         }
         window->fence(0);
-        if (world.rank() == 1) LOCKED_CHECK(memory[0] == 500);
+        if (world.rank() == 1) {
+          LOCKED_CHECK(memory[0] == 500);
+          LOCKED_CHECK(memory[1] == 2);
+        }
         rma::freeWindow(*window);
       });
   CHECK(rmaSentBy(*network, 0).empty());

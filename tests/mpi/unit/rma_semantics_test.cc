@@ -46,14 +46,11 @@ const char* nameOf(Path path) {
 }
 
 void runOn(Path path, int size, const std::function<void(World&)>& body) {
-  auto network = std::make_shared<MockNetwork>(size);
-  network->setHostPerRank(path == Path::SeparateHosts);
-  if (path == Path::CreateProcessMemory) network->setSingleCopyPid(static_cast<int>(getpid()));
-  runWorldThreads(
+  runMockWorldsOn(
       size,
-      [&](WorldConfig& config) {
-        config.jobId = "mock";
-        config.mock = network;
+      [&](MockNetwork& network) {
+        network.setHostPerRank(path == Path::SeparateHosts);
+        if (path == Path::CreateProcessMemory) network.setSingleCopyPid(static_cast<int>(getpid()));
       },
       body);
 }
