@@ -4,7 +4,7 @@
 # launcher at 10.77.0.10, one bridge), each node runs `zmpid --bind nodeN:7117
 # --secret-file S` as docker/docker-compose.yml does, and zmpirun runs in the launcher's
 # namespace. Checked:
-#   - p2p and collective test programs, a communicator split by host, examples/heat2d,
+#   - p2p, collective and one-sided test programs, a communicator split by host, examples/heat2d,
 #     and a program built by Open MPI's mpicc; tcp between hosts, the same-host path within
 #   - an agent killed mid-job: the job ends at once, naming the host; nothing is left
 #   - a host cut off mid-job: the job ends within the heartbeat timeout (3 s) + 1 s, and
@@ -155,8 +155,9 @@ expect_text paths err "path to rank 2 on host node2: tcp"
 expect_text paths err "path to rank 5 on host node3: tcp"
 expect_text paths err "path to rank 1 on host node1: (shm|ipc)"
 
-# Point to point and every collective test program.
-for program in "$PROGRAMS"/prog_p2p_*  "$PROGRAMS"/prog_coll_*; do
+# Point to point, every collective and every one-sided test program (windows spanning
+# hosts: locks and operations as messages, mpi/rma/README.md).
+for program in "$PROGRAMS"/prog_p2p_* "$PROGRAMS"/prog_coll_* "$PROGRAMS"/prog_rma_*; do
   name=$(basename "$program")
   name=${name#prog_}
   [[ $name == p2p_flood_memory ]] && continue  # a single-host memory bound, 2 ranks
