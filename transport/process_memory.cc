@@ -8,30 +8,6 @@
 
 namespace zmpi::transport {
 
-bool readProcessMemory(int pid, uint64_t remoteAddress, void* destination, std::size_t bytes) {
-  auto* to = static_cast<char*>(destination);
-  std::size_t done = 0;
-  // One call normally moves everything; a partial count means a page in the range stopped
-  // it (e.g. unmapped since), and the next call then fails with EFAULT.
-  while (done < bytes) {
-    iovec local{to + done, bytes - done};
-    // NOLINTNEXTLINE(performance-no-int-to-ptr): an address in the other process, for the kernel only
-    void* remoteBytes = reinterpret_cast<void*>(static_cast<uintptr_t>(remoteAddress + done));
-    iovec remote{remoteBytes, bytes - done};
-    const ssize_t n = ::process_vm_readv(pid, &local, 1, &remote, 1, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    if (n == 0) {
-      errno = 0;
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 namespace {
 
 // Moves the pieces in batches of up to IOV_MAX remote vectors. A short count (a page that
@@ -101,6 +77,11 @@ bool writeProcessPieces(int pid, const RemotePiece* pieces, std::size_t count, c
   return movePieces(pieces, count, bytes, [&](iovec* local, iovec* remote, std::size_t n) {
     return ::process_vm_writev(pid, local, 1, remote, n, 0);
   });
+}
+
+bool readProcessMemory(int pid, uint64_t remoteAddress, void* destination, std::size_t bytes) {
+  const RemotePiece piece{remoteAddress, bytes};
+  return readProcessPieces(pid, &piece, 1, destination);
 }
 
 uint64_t pidNamespace() {
