@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 
@@ -44,8 +45,10 @@ bool movePieces(const RemotePiece* pieces, std::size_t count, char* packed, Call
       return false;
     }
     packed += moved;
-    auto left = static_cast<std::size_t>(moved);
-    while (left > 0) {
+    // The kernel never reports more than it was asked for; the bound on piece says so
+    // to the reader (and to the analyzer) rather than trusting it silently.
+    auto left = std::min(static_cast<std::size_t>(moved), total);
+    while (left > 0 && piece < count) {
       const std::size_t rest = pieces[piece].bytes - within;
       if (left < rest) {
         within += left;
