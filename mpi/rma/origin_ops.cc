@@ -8,6 +8,7 @@
 
 #include "mpi/core/envelope.h"
 #include "mpi/core/error.h"
+#include "mpi/core/scratch_bytes.h"
 #include "mpi/core/world.h"
 #include "mpi/op/op.h"
 #include "mpi/rma/host_locks.h"
@@ -45,13 +46,13 @@ Primitive accumulatePrimitive(const Datatype* origin, const Datatype& target, co
 }
 
 void copyIn(const Buffer& origin, const TargetLayout& layout, char* address) {
-  if (origin.type->contiguous() && layout.blocks.size() == 1) {
-    std::memcpy(address + layout.blocks[0].offset, origin.data, layout.bytes);
+  if (origin.type->contiguous() && layout.blocks().size() == 1) {
+    std::memcpy(address + layout.blocks()[0].offset, origin.data, layout.bytes);
     return;
   }
-  std::vector<char> packed(layout.bytes);
+  ScratchBytes<256> packed(layout.bytes);
   origin.type->pack(origin.data, static_cast<std::size_t>(origin.count), packed.data());
-  scatterPacked(layout.blocks, packed.data(), address);
+  scatterPacked(layout.blocks(), packed.data(), address);
 }
 
 // Holds a target's accumulate mutex (host_locks.h) for the life of the scope.
@@ -68,12 +69,12 @@ class HostAccumulateGuard {
 };
 
 void copyOut(const char* address, const TargetLayout& layout, void* origin, const Datatype& type) {
-  if (type.contiguous() && layout.blocks.size() == 1) {
-    std::memcpy(origin, address + layout.blocks[0].offset, layout.bytes);
+  if (type.contiguous() && layout.blocks().size() == 1) {
+    std::memcpy(origin, address + layout.blocks()[0].offset, layout.bytes);
     return;
   }
-  std::vector<char> packed(layout.bytes);
-  gatherPacked(layout.blocks, address, packed.data());
+  ScratchBytes<256> packed(layout.bytes);
+  gatherPacked(layout.blocks(), address, packed.data());
   type.unpack(packed.data(), layout.bytes, origin);
 }
 
@@ -84,6 +85,7 @@ void Window::requireAccess(int target, const char* what) {
     fail(MPI_ERR_RANK, std::string(what) + ": target rank " + std::to_string(target) + " is not in the window (size " +
                            std::to_string(size()) + ")");
   }
+  if (openToAll_.load(std::memory_order_acquire)) return;  // a fence or lock_all epoch
   std::lock_guard guard(mutex_);
   const auto t = static_cast<std::size_t>(target);
   if (fenceEpoch_ || lockAll_ || locks_[t] != LockState::None || inAccessGroup_[t]) return;
@@ -139,16 +141,16 @@ void Window::send(RmaKind kind, int target, uint64_t requestId, int tag, uint64_
 void Window::sendData(RmaKind kind, int target, int64_t offset, uint64_t requestId, const TargetLayout& layout,
                       uint8_t op, uint8_t primitive, std::span<const Buffer> parts) {
   OpHeader header;
-  header.blockCount = static_cast<uint32_t>(layout.blocks.size());
+  header.blockCount = static_cast<uint32_t>(layout.blocks().size());
   header.op = op;
   header.primitive = primitive;
   for (const Buffer& part : parts) header.dataBytes += bytesOf(part);
-  const std::size_t blockBytes = layout.blocks.size() * sizeof(WireBlock);
+  const std::size_t blockBytes = layout.blocks().size() * sizeof(WireBlock);
   zmq::message_t payload(sizeof header + blockBytes + header.dataBytes);
   char* out = payload.data<char>();
   std::memcpy(out, &header, sizeof header);
   out += sizeof header;
-  for (const TypeBlock& block : layout.blocks) {
+  for (const TypeBlock& block : layout.blocks()) {
     const WireBlock wire{static_cast<int64_t>(block.offset), static_cast<uint64_t>(block.length)};
     std::memcpy(out, &wire, sizeof wire);
     out += sizeof wire;
@@ -174,7 +176,7 @@ void Window::put(Buffer origin, int target, MPI_Aint disp, int targetCount, cons
   if (char* address = directAddress(target, offset)) return copyIn(origin, layout, address);
   if (processOf(target) != 0) {
     if (origin.type->contiguous()) return writeProcess(target, offset, layout, static_cast<const char*>(origin.data));
-    std::vector<char> packed(layout.bytes);
+    ScratchBytes<256> packed(layout.bytes);
     origin.type->pack(origin.data, static_cast<std::size_t>(origin.count), packed.data());
     return writeProcess(target, offset, layout, packed.data());
   }
@@ -193,7 +195,7 @@ void Window::get(void* origin, int originCount, const Datatype& originType, int 
   if (char* address = directAddress(target, offset)) return copyOut(address, layout, origin, originType);
   if (processOf(target) != 0) {
     if (originType.contiguous()) return readProcess(target, offset, layout, static_cast<char*>(origin));
-    std::vector<char> packed(layout.bytes);
+    ScratchBytes<256> packed(layout.bytes);
     readProcess(target, offset, layout, packed.data());
     originType.unpack(packed.data(), layout.bytes, origin);
     return;
@@ -270,30 +272,30 @@ void Window::applyDirect(RmaKind kind, int target, int64_t offset, const TargetL
   header.primitive = primitive;
   for (const Buffer& part : parts) header.dataBytes += bytesOf(part);
   // Packed before the mutex is taken, so that it is held for the combine alone.
-  std::vector<char> data(header.dataBytes);
+  ScratchBytes<256> data(header.dataBytes);
   char* out = data.data();
   for (const Buffer& part : parts) {
     part.type->pack(part.data, static_cast<std::size_t>(part.count), out);
     out += bytesOf(part);
   }
-  std::vector<char> old(result != nullptr ? layout.bytes : 0);
+  ScratchBytes<256> old(result != nullptr ? layout.bytes : 0);
   char* address = directAddress(target, offset);
   {
     HostAccumulateGuard serial(*hostLocks_, target);
     if (address != nullptr) {
-      if (result != nullptr) gatherPacked(layout.blocks, address, old.data());
+      if (result != nullptr) gatherPacked(layout.blocks(), address, old.data());
       if (kind == RmaKind::CompareAndSwap) {
         if (std::memcmp(old.data(), data.data() + layout.bytes, layout.bytes) == 0) {
-          scatterPacked(layout.blocks, data.data(), address);
+          scatterPacked(layout.blocks(), data.data(), address);
         }
       } else if (header.dataBytes > 0) {
-        accumulateAt(header, layout.blocks, layout.bytes, data.data(), address);
+        accumulateAt(header, layout.blocks(), layout.bytes, data.data(), address);
       }
     } else {
       // In the target's process: read, combine here, write back (under the same mutex).
-      std::vector<char> current(layout.bytes);
+      ScratchBytes<256> current(layout.bytes);
       readProcess(target, offset, layout, current.data());
-      if (result != nullptr) old = current;
+      if (result != nullptr) std::memcpy(old.data(), current.data(), layout.bytes);
       if (kind == RmaKind::CompareAndSwap) {
         if (std::memcmp(current.data(), data.data() + layout.bytes, layout.bytes) == 0) {
           writeProcess(target, offset, layout, data.data());
@@ -312,8 +314,8 @@ namespace {
 
 std::vector<transport::RemotePiece> piecesOf(uint64_t base, int64_t offset, const TargetLayout& layout) {
   std::vector<transport::RemotePiece> pieces;
-  pieces.reserve(layout.blocks.size());
-  for (const TypeBlock& block : layout.blocks) {
+  pieces.reserve(layout.blocks().size());
+  for (const TypeBlock& block : layout.blocks()) {
     pieces.push_back({base + static_cast<uint64_t>(offset + block.offset), block.length});
   }
   return pieces;

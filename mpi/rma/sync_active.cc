@@ -49,6 +49,7 @@ void Window::fence(int assert) {
   {
     std::lock_guard guard(mutex_);
     fenceEpoch_ = (assert& MPI_MODE_NOSUCCEED) == 0;
+    noteOpenToAll();
   }
   raiseDeferredError();
 }

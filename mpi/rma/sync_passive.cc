@@ -110,12 +110,28 @@ void Window::unlock(int target) {
   }
   const auto t = static_cast<std::size_t>(target);
   LockState state;
+  bool released = false;
   {
     std::lock_guard guard(mutex_);
     state = locks_[t];
     if (state == LockState::None) fail(MPI_ERR_RMA_SYNC, "rank " + std::to_string(target) + " is not locked");
+    const bool held = state == LockState::Shared || state == LockState::Exclusive;
     // An unlock message flushes; host locks flush first (releaseHostLocks).
-    if (!hostLocks_ && (state == LockState::Shared || state == LockState::Exclusive)) dirty_[t] = 0;
+    if (!hostLocks_ && held) dirty_[t] = 0;
+    // A host lock over operations that were all copies made here (nothing sent, nothing
+    // due back, no error kept): the epoch ends in this one critical section.
+    released = hostLocks_ && held && dirty_[t] == 0 && pendingPerTarget_[t] == 0 && deferredError_ == MPI_SUCCESS;
+    if (released) locks_[t] = LockState::None;
+  }
+  if (released) {
+    // The lock word's release (a sequentially consistent read-modify-write) orders the
+    // epoch's direct stores before it.
+    if (state == LockState::Exclusive) {
+      hostLocks_->unlockExclusive(target);
+    } else {
+      hostLocks_->unlockShared(target);
+    }
+    return;
   }
   if (hostLocks_ && (state == LockState::Shared || state == LockState::Exclusive)) {
     releaseHostLocks({target}, state);
@@ -141,6 +157,7 @@ void Window::lockAll(int assert) {
     if (lockAll_ || locked) fail(MPI_ERR_RMA_SYNC, "MPI_Win_lock_all while the window is already locked");
     if (isNoCheck(assert)) {
       lockAll_ = true;
+      noteOpenToAll();
       lockAllNoCheck_ = true;
       return;
     }
@@ -155,6 +172,7 @@ void Window::lockAll(int assert) {
     }
     std::lock_guard guard(mutex_);
     lockAll_ = true;
+    noteOpenToAll();
     lockAllNoCheck_ = false;
     return;
   }
@@ -163,6 +181,7 @@ void Window::lockAll(int assert) {
   waitFor(guard, [&] { return std::all_of(grants_.begin(), grants_.end(), [](int g) { return g > 0; }); });
   for (int& g : grants_) --g;
   lockAll_ = true;
+  noteOpenToAll();
   lockAllNoCheck_ = false;
 }
 
@@ -181,6 +200,7 @@ void Window::unlockAll() {
     {
       std::lock_guard guard(mutex_);
       lockAll_ = false;
+      noteOpenToAll();
     }
     return raiseDeferredError();
   }
@@ -195,17 +215,22 @@ void Window::unlockAll() {
   {
     std::lock_guard guard(mutex_);
     lockAll_ = false;
+    noteOpenToAll();
     lockAllNoCheck_ = false;
   }
   raiseDeferredError();
 }
 
 void Window::requirePassiveEpoch(int target, const char* what) {
+  std::lock_guard guard(mutex_);
+  requirePassiveEpochLocked(target, what);
+}
+
+void Window::requirePassiveEpochLocked(int target, const char* what) {
   if (target < 0 || target >= size()) {
     fail(MPI_ERR_RANK, std::string(what) + ": target rank " + std::to_string(target) + " is not in the window (size " +
                            std::to_string(size()) + ")");
   }
-  std::lock_guard guard(mutex_);
   if (!lockAll_ && locks_[static_cast<std::size_t>(target)] == LockState::None) {
     fail(MPI_ERR_RMA_SYNC,
          std::string(what) + " of rank " + std::to_string(target) + " outside a passive-target epoch on it");
@@ -214,11 +239,11 @@ void Window::requirePassiveEpoch(int target, const char* what) {
 
 void Window::flush(int target) {
   if (target == MPI_PROC_NULL) return;
-  requirePassiveEpoch(target, "MPI_Win_flush");
   {
+    std::lock_guard guard(mutex_);
+    requirePassiveEpochLocked(target, "MPI_Win_flush");
     // Nothing sent there since the last flush, no reply due, no error kept: done (the
     // common case on one host, where the operations were copies made here).
-    std::lock_guard guard(mutex_);
     const auto t = static_cast<std::size_t>(target);
     if (dirty_[t] == 0 && pendingPerTarget_[t] == 0 && deferredError_ == MPI_SUCCESS) return;
   }

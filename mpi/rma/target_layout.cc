@@ -2,38 +2,54 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace zmpi::mpi::rma {
+
+TargetLayout::TargetLayout(std::vector<TypeBlock> blocks) : many_(std::move(blocks)) {
+  if (many_.empty()) return;
+  lowest = many_.front().offset;
+  highest = lowest;
+  for (const TypeBlock& block : many_) {
+    bytes += block.length;
+    lowest = std::min(lowest, block.offset);
+    highest = std::max(highest, block.offset + static_cast<std::ptrdiff_t>(block.length));
+  }
+}
+
+void TargetLayout::add(std::ptrdiff_t offset, std::size_t length) {
+  if (length == 0) return;
+  const auto end = offset + static_cast<std::ptrdiff_t>(length);
+  if (bytes == 0) {
+    single_ = {offset, length};
+    lowest = offset;
+    highest = end;
+    bytes = length;
+    return;
+  }
+  lowest = std::min(lowest, offset);
+  highest = std::max(highest, end);
+  bytes += length;
+  TypeBlock& last = many_.empty() ? single_ : many_.back();
+  if (last.offset + static_cast<std::ptrdiff_t>(last.length) == offset) {
+    last.length += length;
+    return;
+  }
+  if (many_.empty()) many_.push_back(single_);
+  many_.push_back({offset, length});
+}
 
 TargetLayout layoutOf(const Datatype& type, std::size_t count) {
   TargetLayout layout;
   if (count == 0 || type.size() == 0) return layout;
-  auto add = [&](std::ptrdiff_t offset, std::size_t length) {
-    if (length == 0) return;
-    if (!layout.blocks.empty()) {
-      TypeBlock& last = layout.blocks.back();
-      if (last.offset + static_cast<std::ptrdiff_t>(last.length) == offset) {
-        last.length += length;
-        return;
-      }
-    }
-    layout.blocks.push_back({offset, length});
-  };
   if (type.contiguous()) {
-    add(0, count * type.size());
-  } else {
-    layout.blocks.reserve(count * type.blocks().size());
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::ptrdiff_t base = static_cast<std::ptrdiff_t>(i) * type.extent();
-      for (const TypeBlock& block : type.blocks()) add(base + block.offset, block.length);
-    }
+    layout.add(0, count * type.size());
+    return layout;
   }
-  layout.lowest = layout.blocks.front().offset;
-  layout.highest = layout.lowest;
-  for (const TypeBlock& block : layout.blocks) {
-    layout.bytes += block.length;
-    layout.lowest = std::min(layout.lowest, block.offset);
-    layout.highest = std::max(layout.highest, block.offset + static_cast<std::ptrdiff_t>(block.length));
+  layout.reserve(count * type.blocks().size());
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::ptrdiff_t base = static_cast<std::ptrdiff_t>(i) * type.extent();
+    for (const TypeBlock& block : type.blocks()) layout.add(base + block.offset, block.length);
   }
   return layout;
 }

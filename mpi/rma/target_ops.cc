@@ -43,20 +43,6 @@ const Datatype& elementType(Primitive p) {
 
 zmq::message_t text(const std::string& message) { return zmq::message_t(message.data(), message.size()); }
 
-TargetLayout spanOf(std::vector<TypeBlock> blocks) {
-  TargetLayout layout;
-  layout.blocks = std::move(blocks);
-  if (layout.blocks.empty()) return layout;
-  layout.lowest = layout.blocks.front().offset;
-  layout.highest = layout.lowest;
-  for (const TypeBlock& block : layout.blocks) {
-    layout.bytes += block.length;
-    layout.lowest = std::min(layout.lowest, block.offset);
-    layout.highest = std::max(layout.highest, block.offset + static_cast<std::ptrdiff_t>(block.length));
-  }
-  return layout;
-}
-
 }  // namespace
 
 void Window::onMessage(transport::WireMessage&& message) {
@@ -174,7 +160,7 @@ void Window::applyData(RmaKind kind, const Envelope& envelope, const zmq::messag
       in += sizeof wire;
       block = {static_cast<std::ptrdiff_t>(wire.offset), static_cast<std::size_t>(wire.length)};
     }
-    const TargetLayout span = spanOf(std::move(blocks));
+    const TargetLayout span(std::move(blocks));
     const std::size_t expectedData = kind == RmaKind::Get                                  ? 0
                                      : kind == RmaKind::CompareAndSwap                     ? 2 * span.bytes
                                      : kind == RmaKind::GetAccumulate && !header.dataBytes ? 0
@@ -184,18 +170,18 @@ void Window::applyData(RmaKind kind, const Envelope& envelope, const zmq::messag
     zmq::message_t old;
     if (replies) {
       old.rebuild(span.bytes);
-      gatherPacked(span.blocks, address, old.data<char>());
+      gatherPacked(span.blocks(), address, old.data<char>());
     }
     switch (kind) {
       case RmaKind::Put:
-        scatterPacked(span.blocks, in, address);
+        scatterPacked(span.blocks(), in, address);
         break;
       case RmaKind::Accumulate:
       case RmaKind::GetAccumulate:
-        if (header.dataBytes > 0) accumulateAt(header, span.blocks, span.bytes, in, address);
+        if (header.dataBytes > 0) accumulateAt(header, span.blocks(), span.bytes, in, address);
         break;
       case RmaKind::CompareAndSwap:
-        if (std::memcmp(old.data(), in + span.bytes, span.bytes) == 0) scatterPacked(span.blocks, in, address);
+        if (std::memcmp(old.data(), in + span.bytes, span.bytes) == 0) scatterPacked(span.blocks(), in, address);
         break;
       default:
         break;

@@ -20,6 +20,7 @@
 // wait also watches the engine for an abort, so a dead peer ends it with an error.
 #include <mpi.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -210,6 +211,7 @@ class Window {
   void waitFor(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready);
   void raiseDeferredError();
   void requirePassiveEpoch(int target, const char* what);
+  void requirePassiveEpochLocked(int target, const char* what);  // under mutex_
   std::vector<int> lockedTargets(const char* what);
   std::vector<int> ranksOf(const Group& group, const char* what) const;
 
@@ -254,6 +256,10 @@ class Window {
   // epochs (the program's threads)
   bool fenceEpoch_ = false;
   bool lockAll_ = false;
+  // fenceEpoch_ || lockAll_, written with them (noteOpenToAll): every target is open then,
+  // and an operation's epoch check needs no mutex.
+  std::atomic<bool> openToAll_{false};
+  void noteOpenToAll() { openToAll_.store(fenceEpoch_ || lockAll_, std::memory_order_release); }
   bool lockAllNoCheck_ = false;
   std::vector<LockState> locks_;
   bool accessEpoch_ = false;

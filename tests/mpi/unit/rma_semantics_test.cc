@@ -259,6 +259,15 @@ TEST_CASE("the origin rejects misuse with the standard's error classes", "[rma][
     LOCKED_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 5, 0, 1, intType); }) == MPI_ERR_RANK);
     LOCKED_CHECK(errorCodeOf([&] { window->sharedQuery(0, nullptr, nullptr); }) == MPI_ERR_RMA_FLAVOR);
     window->fence(MPI_MODE_NOSUCCEED);
+    // The epochs that open every target closed again: operations and flushes are refused.
+    LOCKED_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 1, 0, 1, intType); }) == MPI_ERR_RMA_SYNC);
+    window->lockAll(0);
+    window->unlockAll();
+    LOCKED_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 1, 0, 1, intType); }) == MPI_ERR_RMA_SYNC);
+    LOCKED_CHECK(errorCodeOf([&] { window->flush(1); }) == MPI_ERR_RMA_SYNC);
+    window->lock(MPI_LOCK_SHARED, 1, 0);
+    window->unlock(1);
+    LOCKED_CHECK(errorCodeOf([&] { window->put({&value, 1, &intType}, 1, 0, 1, intType); }) == MPI_ERR_RMA_SYNC);
     rma::freeWindow(*window);
   });
 }
