@@ -15,7 +15,7 @@ mpich; zmq = a raw zmq ping-pong, the floor of zmpi's tcp path):
                a full run does 3 rounds of every operation's jobs in turn, median per size
   rma          one-sided latencies, 2 ranks, passive target (bench/src/rma.c): lock + get +
                unlock, lock + put + unlock, get + flush 8 B-1 MiB, fetch_and_op + flush, on
-               MPI_Win_allocate and MPI_Win_create windows; rounds as for the collectives
+               MPI_Win_allocate, MPI_Win_create and dynamic windows; rounds as for the collectives
   apps         a real application: Debian's LAMMPS (an Open MPI binary, run unchanged by
                zmpirun) on a Lennard-Jones liquid, 2 and 4 ranks, its loop time; zmpi and
                Open MPI only (MPICH cannot run an Open MPI binary); median of rounds

@@ -1,6 +1,7 @@
 /* One-sided latencies, passive target: rank 0 is the origin, every other rank a target that
  * only waits in MPI_Barrier (its MPI answers what needs answering). For each window kind
- * (MPI_Win_allocate "allocate", MPI_Win_create on malloc'd memory "create") and operation:
+ * (MPI_Win_allocate "allocate", MPI_Win_create on malloc'd memory "create", malloc'd memory
+ * attached to an MPI_Win_create_dynamic window "dynamic") and operation:
  *   lock_get_unlock    MPI_Win_lock(shared), MPI_Get of `bytes`, MPI_Win_unlock
  *   lock_put_unlock    MPI_Win_lock(exclusive), MPI_Put of `bytes`, MPI_Win_unlock
  *   fetch_and_op       MPI_Fetch_and_op(MPI_SUM, long) + MPI_Win_flush, in a lock_all epoch
@@ -16,31 +17,32 @@ typedef struct {
   char* origin;
   long bytes;
   int target;
+  MPI_Aint disp; /* where the target's memory starts: 0, or its address (dynamic) */
 } Rma;
 
 typedef void (*RmaOp)(Rma* r);
 
 static void lockGetUnlock(Rma* r) {
   MPI_Win_lock(MPI_LOCK_SHARED, r->target, 0, r->win);
-  MPI_Get(r->origin, (int)r->bytes, MPI_CHAR, r->target, 0, (int)r->bytes, MPI_CHAR, r->win);
+  MPI_Get(r->origin, (int)r->bytes, MPI_CHAR, r->target, r->disp, (int)r->bytes, MPI_CHAR, r->win);
   MPI_Win_unlock(r->target, r->win);
 }
 
 static void lockPutUnlock(Rma* r) {
   MPI_Win_lock(MPI_LOCK_EXCLUSIVE, r->target, 0, r->win);
-  MPI_Put(r->origin, (int)r->bytes, MPI_CHAR, r->target, 0, (int)r->bytes, MPI_CHAR, r->win);
+  MPI_Put(r->origin, (int)r->bytes, MPI_CHAR, r->target, r->disp, (int)r->bytes, MPI_CHAR, r->win);
   MPI_Win_unlock(r->target, r->win);
 }
 
 static void fetchAndOp(Rma* r) {
   long one = 1;
   long old;
-  MPI_Fetch_and_op(&one, &old, MPI_LONG, r->target, 0, MPI_SUM, r->win);
+  MPI_Fetch_and_op(&one, &old, MPI_LONG, r->target, r->disp, MPI_SUM, r->win);
   MPI_Win_flush(r->target, r->win);
 }
 
 static void getFlush(Rma* r) {
-  MPI_Get(r->origin, (int)r->bytes, MPI_CHAR, r->target, 0, (int)r->bytes, MPI_CHAR, r->win);
+  MPI_Get(r->origin, (int)r->bytes, MPI_CHAR, r->target, r->disp, (int)r->bytes, MPI_CHAR, r->win);
   MPI_Win_flush(r->target, r->win);
 }
 
@@ -95,16 +97,26 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const long windowBytes = a.maxBytes > 8 ? a.maxBytes : 8;
-  Rma r = {MPI_WIN_NULL, malloc(windowBytes), 0, 1};
+  Rma r = {MPI_WIN_NULL, malloc(windowBytes), 0, 1, 0};
   memset(r.origin, 0, windowBytes);
-  const char* kinds[] = {"allocate", "create"};
-  for (int k = 0; k < 2; ++k) {
+  const char* kinds[] = {"allocate", "create", "dynamic"};
+  for (int k = 0; k < 3; ++k) {
     char* memory = NULL;
+    r.disp = 0;
     if (k == 0) {
       MPI_Win_allocate(windowBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &memory, &r.win);
-    } else {
+    } else if (k == 1) {
       memory = malloc(windowBytes);
       MPI_Win_create(memory, windowBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &r.win);
+    } else {
+      memory = malloc(windowBytes);
+      MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &r.win);
+      MPI_Win_attach(r.win, memory, windowBytes);
+      MPI_Aint mine;
+      MPI_Get_address(memory, &mine);
+      /* Rank 0 reaches rank 1 only: rank 1's address is all it needs. */
+      MPI_Bcast(&mine, 1, MPI_AINT, 1, MPI_COMM_WORLD);
+      r.disp = mine;
     }
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, r.win);
     memset(memory, 0, windowBytes);
@@ -120,7 +132,7 @@ int main(int argc, char** argv) {
       if (rank == 0) {
         /* Every call added one: the count so far is what the target holds. */
         MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, r.win);
-        MPI_Get(&seen, 1, MPI_LONG, 1, 0, 1, MPI_LONG, r.win);
+        MPI_Get(&seen, 1, MPI_LONG, 1, r.disp, 1, MPI_LONG, r.win);
         MPI_Win_unlock(1, r.win);
         if (seen <= 0) printf("# wrong %s 8\n", name);
         printf("%s 8 %.3f %d\n", name, t * 1e6, iters);
@@ -143,8 +155,9 @@ int main(int argc, char** argv) {
         }
       }
     }
+    if (k == 2) MPI_Win_detach(r.win, memory);
     MPI_Win_free(&r.win);
-    if (k == 1) free(memory);
+    if (k > 0) free(memory);
   }
   free(r.origin);
   benchReportMemory();

@@ -11,6 +11,7 @@
 #include "mpi/core/scratch_bytes.h"
 #include "mpi/core/world.h"
 #include "mpi/op/op.h"
+#include "mpi/rma/attach_table.h"
 #include "mpi/rma/host_locks.h"
 #include "mpi/rma/target_layout.h"
 #include "mpi/rma/window.h"
@@ -174,7 +175,7 @@ void Window::put(Buffer origin, int target, MPI_Aint disp, int targetCount, cons
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Put");
   if (layout.bytes == 0) return;
   if (char* address = directAddress(target, offset)) return copyIn(origin, layout, address);
-  if (processOf(target) != 0) {
+  if (inProcessMemory(target, offset, layout, "MPI_Put")) {
     if (origin.type->contiguous()) return writeProcess(target, offset, layout, static_cast<const char*>(origin.data));
     ScratchBytes<256> packed(layout.bytes);
     origin.type->pack(origin.data, static_cast<std::size_t>(origin.count), packed.data());
@@ -193,7 +194,7 @@ void Window::get(void* origin, int originCount, const Datatype& originType, int 
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Get");
   if (layout.bytes == 0) return;
   if (char* address = directAddress(target, offset)) return copyOut(address, layout, origin, originType);
-  if (processOf(target) != 0) {
+  if (inProcessMemory(target, offset, layout, "MPI_Get")) {
     if (originType.contiguous()) return readProcess(target, offset, layout, static_cast<char*>(origin));
     ScratchBytes<256> packed(layout.bytes);
     readProcess(target, offset, layout, packed.data());
@@ -308,6 +309,24 @@ void Window::applyDirect(RmaKind kind, int target, int64_t offset, const TargetL
     }
   }
   if (result != nullptr) resultType->unpack(old.data(), layout.bytes, result);
+}
+
+bool Window::inProcessMemory(int target, int64_t offset, const TargetLayout& layout, const char* what) {
+  if (processOf(target) == 0) return false;
+  if (!attachTables_) return true;
+  const auto low = static_cast<uint64_t>(offset + layout.lowest);
+  const auto high = static_cast<uint64_t>(offset + layout.highest);
+  switch (attachTables_->find(target, low, high)) {
+    case AttachTables::Lookup::Inside:
+      return true;
+    case AttachTables::Lookup::Unknown:
+      return false;  // the target checks it
+    case AttachTables::Lookup::Outside:
+      break;
+  }
+  fail(MPI_ERR_RMA_RANGE, std::string(what) + ": target addresses " + std::to_string(low) + ".." +
+                              std::to_string(high) + " are not inside memory attached to rank " +
+                              std::to_string(target) + "'s dynamic window");
 }
 
 namespace {

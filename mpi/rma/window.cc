@@ -9,6 +9,7 @@
 #include "mpi/core/error.h"
 #include "mpi/core/keyval.h"
 #include "mpi/core/world.h"
+#include "mpi/rma/attach_table.h"
 #include "mpi/rma/exchange.h"
 #include "mpi/rma/host_locks.h"
 #include "mpi/rma/registry.h"
@@ -69,9 +70,15 @@ void Window::useHostLocks(void* lines, bool directAccumulate) {
   directAccumulate_ = directAccumulate;
 }
 
-void Window::useProcessMemory(std::vector<int> pids) {
+void Window::useProcessMemory(std::vector<int> pids, bool directAccumulate) {
   processPids_ = std::move(pids);
-  directAccumulate_ = true;
+  directAccumulate_ = directAccumulate;
+}
+
+void Window::useAttachTables(void* lines) {
+  attachTables_ = std::make_unique<AttachTables>(lines);
+  std::lock_guard lock(mutex_);
+  attachTables_->publish(rank(), attached_);
 }
 
 void Window::publishAttributes() {
@@ -117,6 +124,7 @@ void Window::attach(void* base, MPI_Aint size) {
   if (size > 0 && base == nullptr) fail(MPI_ERR_ARG, "base is a null pointer");
   std::lock_guard lock(mutex_);
   attached_.emplace_back(reinterpret_cast<uintptr_t>(base), static_cast<std::size_t>(size));
+  if (attachTables_) attachTables_->publish(rank(), attached_);
 }
 
 void Window::detach(const void* base) {
@@ -126,6 +134,7 @@ void Window::detach(const void* base) {
                          [&](const auto& region) { return region.first == reinterpret_cast<uintptr_t>(base); });
   if (it == attached_.end()) fail(MPI_ERR_BASE, "no memory is attached to the window at that address");
   attached_.erase(it);
+  if (attachTables_) attachTables_->publish(rank(), attached_);
 }
 
 void Window::waitFor(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready) {

@@ -48,6 +48,7 @@ struct Envelope;
 
 namespace zmpi::mpi::rma {
 
+class AttachTables;
 class HostLocks;
 class SharedSegment;
 struct TargetLayout;
@@ -66,7 +67,8 @@ struct PeerWindow {
   uint32_t id = 0;  // the window's id in the peer's process (envelope context)
   int32_t pid = 0;  // names the shared segment a host's first rank creates
   int32_t reserved = 0;
-  uint64_t base = 0;  // the memory's address in the peer's process (MPI_Win_create windows)
+  uint64_t base = 0;   // the memory's address in the peer's process (MPI_Win_create windows)
+  uint64_t probe = 0;  // a byte in the peer's process, to try cross-memory attach on
 };
 
 // A buffer and datatype as an MPI call passes them.
@@ -114,7 +116,12 @@ class Window {
   // process reads and writes each peer's window itself, in process `pids[rank]` (cross-memory
   // attach, transport/process_memory.h), and applies accumulates there under the target's
   // accumulate mutex, instead of sending the operations.
-  void useProcessMemory(std::vector<int> pids);
+  // Dynamic windows: without `directAccumulate`, accumulates still go to the target (an
+  // origin cannot know that another did not have to send its own).
+  void useProcessMemory(std::vector<int> pids, bool directAccumulate);
+  // Dynamic windows on one host: the tables of attached regions at `lines`
+  // (attach_table.h), where this rank publishes its own and reads its peers'.
+  void useAttachTables(void* lines);
   void publishAttributes();  // MPI_WIN_BASE, _SIZE, _DISP_UNIT, _CREATE_FLAVOR, _MODEL
 
   // MPI_Win_shared_query: `rank`'s memory in this process (MPI_PROC_NULL: the lowest rank
@@ -190,6 +197,10 @@ class Window {
                    std::span<const Buffer> parts, void* result, const Datatype* resultType);
   // useProcessMemory: the pid to read and write `target`'s window in, else 0.
   int processOf(int target) const { return processPids_.empty() ? 0 : processPids_[static_cast<std::size_t>(target)]; }
+  // Whether `layout` at `offset` is read and written in `target`'s process (useProcessMemory):
+  // on a dynamic window only where its attach table lists the range; a range it lists
+  // outside every attached region fails with MPI_ERR_RMA_RANGE.
+  bool inProcessMemory(int target, int64_t offset, const TargetLayout& layout, const char* what);
   // The packed bytes of `layout` at `offset` in `target`'s window, read or written in its process.
   void readProcess(int target, int64_t offset, const TargetLayout& layout, char* packed);
   void writeProcess(int target, int64_t offset, const TargetLayout& layout, const char* packed);
@@ -237,6 +248,7 @@ class Window {
   std::unique_ptr<SharedSegment> segment_;
   std::vector<char*> direct_;  // per rank: memory mapped here, or null
   std::unique_ptr<HostLocks> hostLocks_;
+  std::unique_ptr<AttachTables> attachTables_;
   bool directAccumulate_ = false;
   std::vector<int> processPids_;  // per rank (useProcessMemory), or empty
   std::vector<PeerWindow> peers_;

@@ -9,6 +9,7 @@
 #include "mpi/comm/constructors.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
+#include "mpi/rma/attach_table.h"
 #include "mpi/rma/exchange.h"
 #include "mpi/rma/host_locks.h"
 #include "mpi/rma/registry.h"
@@ -45,10 +46,14 @@ bool hostSegmentsAllowed() {
 
 // What a window keeps in its host's segment.
 struct SegmentUse {
-  bool data;      // the ranks' window memory (MPI_Win_allocate_shared, MPI_Win_allocate)
-  bool locks;     // a HostLockLine per rank, before the memory
-  bool required;  // failing to set it up fails the call; else every rank does without
+  bool data;                  // the ranks' window memory (MPI_Win_allocate_shared, MPI_Win_allocate)
+  bool locks;                 // a HostLockLine per rank, before the memory
+  bool required;              // failing to set it up fails the call; else every rank does without
+  bool attachTables = false;  // an AttachTableLine per rank, after the locks (dynamic windows)
 };
+
+// What peers read to learn whether cross-memory attach works between them.
+constexpr char kProbeByte = 1;
 
 // Memory parts of MPI_Win_allocate windows start at this alignment (any type's);
 // MPI_Win_allocate_shared's are contiguous, as the standard's default asks.
@@ -70,9 +75,10 @@ bool setUpSharedMemory(Window& window, MPI_Aint size, int dispUnit, SegmentUse u
     if (world.hostOf(comm.worldRankOf(r)) == world.host()) hostRanks.push_back(r);
   }
   const std::size_t lockBytes = use.locks ? HostLocks::bytesFor(comm.size()) : 0;
+  const std::size_t tableBytes = use.attachTables ? AttachTables::bytesFor(comm.size()) : 0;
   const std::size_t alignment = window.flavor() == Flavor::Allocate ? kAllocateAlignment : 1;
   std::vector<std::size_t> offsets(static_cast<std::size_t>(comm.size()), 0);
-  std::size_t total = lockBytes;
+  std::size_t total = lockBytes + tableBytes;
   for (int r : hostRanks) {
     total = alignUp(total, alignment);
     offsets[static_cast<std::size_t>(r)] = total;
@@ -113,6 +119,7 @@ bool setUpSharedMemory(Window& window, MPI_Aint size, int dispUnit, SegmentUse u
   }
   char* mine = direct[static_cast<std::size_t>(comm.rank())];
   char* lines = use.locks ? segment->data() : nullptr;
+  char* tables = use.attachTables ? segment->data() + lockBytes : nullptr;
   if (use.data) {
     window.setShared(std::move(segment), std::move(direct));
     window.setLocalMemory(mine, size, dispUnit, nullptr);
@@ -120,15 +127,17 @@ bool setUpSharedMemory(Window& window, MPI_Aint size, int dispUnit, SegmentUse u
     window.keepSegment(std::move(segment));
   }
   if (lines != nullptr) window.useHostLocks(lines, use.data);
+  if (tables != nullptr) window.useAttachTables(tables);
   return true;
 }
 
 // Whether this process may read and write the windows of its host's peers itself
-// (useProcessMemory): each rank reads a byte of every peer's window with cross-memory
-// attach, and all must succeed -- the kernel refuses it across users, under Yama's
-// ptrace_scope or a container's seccomp profile, and a pid means the same process only
-// within one pid namespace (Fabric::hostPeerPid). ZMPI_RMA_CMA=0 keeps the operations
-// of such windows as messages.
+// (useProcessMemory): each rank reads a byte of every peer's process with cross-memory
+// attach (PeerWindow::probe), and all must succeed -- the kernel refuses it across users,
+// under Yama's ptrace_scope or a container's seccomp profile, and a pid means the same
+// process only within one pid namespace (Fabric::hostPeerPid). ZMPI_RMA_CMA=0 keeps the
+// operations of such windows as messages. A dynamic window reaches its own rank's memory
+// the same way (it is not mapped at a window base), and leaves accumulates to the targets.
 void setUpProcessAccess(Window& window) {
   static const bool allowed = [] {
     const char* value = std::getenv("ZMPI_RMA_CMA");
@@ -136,21 +145,24 @@ void setUpProcessAccess(Window& window) {
   }();
   World& world = window.world();
   Communicator& comm = window.comm();
+  const bool dynamic = window.flavor() == Flavor::Dynamic;
   std::vector<int> pids(static_cast<std::size_t>(comm.size()), 0);
   int readable = allowed ? 1 : 0;
   for (int r = 0; r < comm.size() && readable; ++r) {
-    if (r == comm.rank()) continue;
+    if (r == comm.rank()) {
+      if (dynamic) pids[static_cast<std::size_t>(r)] = static_cast<int>(getpid());
+      continue;
+    }
     const int pid = world.hostPeerPid(comm.worldRankOf(r));
-    const PeerWindow& peer = window.peer(r);
     pids[static_cast<std::size_t>(r)] = pid;
     char probe = 0;
-    const transport::RemotePiece piece{peer.base, 1};
-    if (pid == 0 || (peer.size > 0 && !transport::readProcessPieces(pid, &piece, 1, &probe))) readable = 0;
+    const transport::RemotePiece piece{window.peer(r).probe, 1};
+    if (pid == 0 || !transport::readProcessPieces(pid, &piece, 1, &probe)) readable = 0;
   }
   for (int ok : allgather(comm, readable)) {
     if (ok == 0) return;
   }
-  window.useProcessMemory(std::move(pids));
+  window.useProcessMemory(std::move(pids), !dynamic);
 }
 
 // The window's memory and where its locks live, once every rank knows its peers.
@@ -173,7 +185,9 @@ void setUpMemory(Window& window, MPI_Aint size, int dispUnit) {
       if (hostLocal && setUpSharedMemory(window, size, dispUnit, {false, true, false})) setUpProcessAccess(window);
       return;
     case Flavor::Dynamic:
-      if (hostLocal) setUpSharedMemory(window, size, dispUnit, {false, true, false});
+      if (hostLocal && setUpSharedMemory(window, size, dispUnit, {false, true, false, true})) {
+        setUpProcessAccess(window);
+      }
       return;
   }
 }
@@ -189,6 +203,7 @@ std::shared_ptr<Window> build(Communicator& comm, Flavor flavor, void* base, MPI
     mine.id = window->id();
     mine.pid = static_cast<int32_t>(getpid());
     mine.base = reinterpret_cast<uintptr_t>(base);
+    mine.probe = reinterpret_cast<uintptr_t>(&kProbeByte);
     window->setPeers(allgather(window->comm(), mine));
     setUpMemory(*window, size, dispUnit);
     window->publishAttributes();

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "error_code_of.h"
 #include "mpi/abi/predefined_objects.h"
 #include "mpi/core/error.h"
 #include "mpi/datatype/constructors.h"
@@ -31,16 +32,6 @@ void checkBounds(const Datatype& type, std::size_t size, std::ptrdiff_t lb, std:
   CHECK(type.extent() == extent);
   CHECK(type.trueLb() == trueLb);
   CHECK(type.trueExtent() == trueExtent);
-}
-
-template <typename Body>
-int errorCodeOf(Body&& body) {
-  try {
-    body();
-  } catch (const MpiError& error) {
-    return error.code();
-  }
-  return MPI_SUCCESS;
 }
 
 template <typename Body>

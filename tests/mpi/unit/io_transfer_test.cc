@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "error_code_of.h"
 #include "mpi/core/error.h"
 #include "mpi/datatype/constructors.h"
 #include "mpi/datatype/predefined.h"
@@ -28,16 +29,6 @@ using namespace zmpi::mpi::testing;
 using namespace zmpi::mpi::io;
 
 namespace {
-
-template <typename Body>
-int errorCodeOf(Body&& body) {
-  try {
-    body();
-  } catch (const MpiError& error) {
-    return error.code();
-  }
-  return MPI_SUCCESS;
-}
 
 PosixFile create(const std::string& path) {
   return PosixFile(path, openFlags(MPI_MODE_RDWR | MPI_MODE_CREATE, true), 0644);

@@ -8,10 +8,13 @@
 #include <latch>
 #include <mutex>
 
+#include "error_code_of.h"
 #include "locked_check.h"
 #include "mock_world.h"
 #include "mpi/op/op.h"
 #include "mpi/op/predefined.h"
+#include "mpi/rma/attach_table.h"
+#include "mpi/rma/exchange.h"
 #include "mpi/rma/protocol.h"
 #include "mpi/rma/window_create.h"
 #include "predefined_handles.h"
@@ -244,6 +247,64 @@ TEST_CASE(
       });
   CHECK(rmaSentBy(*network, 0).empty());
   CHECK(rmaSentBy(*network, 1).empty());
+}
+
+TEST_CASE(
+    "on one host, a dynamic window's puts and gets inside attached memory send nothing; accumulates, and "
+    "a target with more regions than its table lists, go to the target",
+    "[rma][mock]") {
+  auto network = runMockWorldsOn(
+      2, [](MockNetwork& network) { network.setSingleCopyPid(static_cast<int>(getpid())); },
+      [](World& world) {
+        bindPredefinedDatatypes();
+        const Datatype& longType = *datatypeOf(MPI_LONG);
+        long memory[2] = {100, 7};
+        std::vector<long> extra(rma::kListedRegions + 1, 0);  // attached one by one, later
+        auto window = rma::createDynamicWindow(world.commWorld());
+        window->attach(memory, sizeof memory);
+        const auto address = reinterpret_cast<MPI_Aint>(memory);
+        auto addresses = rma::allgather(world.commWorld(), address);
+        const MPI_Aint theirs = addresses[1];
+        window->fence(0);
+        if (world.rank() == 0) {
+          const long one = 1;
+          long seen[2] = {0, 0};
+          window->lock(MPI_LOCK_SHARED, 1, 0);
+          window->put({&one, 1, &longType}, 1, theirs + static_cast<MPI_Aint>(sizeof(long)), 1, longType);
+          window->get(seen, 2, longType, 1, theirs, 2, longType);
+          // Beyond the attached bytes: refused here, before anything is sent.
+          LOCKED_CHECK(errorCodeOf([&] {
+                         window->put({&one, 1, &longType}, 1, theirs + 2 * 8, 1, longType);
+                       }) == MPI_ERR_RMA_RANGE);
+          window->accumulate({&one, 1, &longType}, 1, theirs, 1, longType, op(MPI_SUM));
+          window->unlock(1);
+          LOCKED_CHECK(seen[0] == 100);
+          LOCKED_CHECK(seen[1] == 1);
+        }
+        window->fence(0);
+        if (world.rank() == 1) {
+          LOCKED_CHECK(memory[0] == 101);
+          LOCKED_CHECK(memory[1] == 1);
+          for (long& slot : extra) window->attach(&slot, sizeof slot);  // the table overflows
+        }
+        window->fence(0);
+        if (world.rank() == 0) {
+          const long two = 2;
+          window->lock(MPI_LOCK_SHARED, 1, 0);
+          window->put({&two, 1, &longType}, 1, theirs, 1, longType);
+          window->unlock(1);
+        }
+        window->fence(0);
+        if (world.rank() == 1) {
+          LOCKED_CHECK(memory[0] == 2);
+          for (long& slot : extra) window->detach(&slot);
+        }
+        window->detach(memory);
+        rma::freeWindow(*window);
+      });
+  // The accumulate and the unlock's flush; after the overflow, the put and its flush.
+  CHECK(rmaSentBy(*network, 0) ==
+        Trace{{1, RmaKind::Accumulate}, {1, RmaKind::Flush}, {1, RmaKind::Put}, {1, RmaKind::Flush}});
 }
 
 TEST_CASE("PSCW: Post to each origin, the operations, then Complete to each target", "[rma][mock]") {

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "error_code_of.h"
 #include "locked_check.h"
 #include "mock_world.h"
 #include "mpi/core/error.h"
@@ -66,15 +67,6 @@ std::shared_ptr<rma::Window> windowOn(Path path, World& world, void* own, std::s
   std::memset(*memory, 0, bytes);
   rma::barrier(world.commWorld());
   return window;
-}
-
-int errorCodeOf(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const MpiError& error) {
-    return error.code();
-  }
-  return MPI_SUCCESS;
 }
 
 }  // namespace
