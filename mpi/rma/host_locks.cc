@@ -1,11 +1,18 @@
 #include "mpi/rma/host_locks.h"
 
+#include <sched.h>
+
 #include "mpi/core/engine.h"
+#include "transport/futex.h"
 
 namespace zmpi::mpi::rma {
 namespace {
 
 constexpr uint32_t kExclusive = 1u << 31;
+
+// lockAccumulateQuietly's yields before it sleeps: an accumulate by another process is a
+// few microseconds, a yield about one.
+constexpr int kQuietYields = 64;
 
 // Whatever a waiter needs changes through a read-modify-write (seq_cst, a full fence on
 // x86) before the ring, which then loads the sleeper count: the Dekker pair of waitShm.
@@ -87,6 +94,29 @@ void HostLocks::lockAccumulate(int target) {
     uint32_t free = 0;
     return l.accumulate.compare_exchange_strong(free, 1);
   });
+}
+
+void HostLocks::lockAccumulateQuietly(int target) {
+  HostLockLine& l = line(target);
+  auto attempt = [&] {
+    uint32_t free = 0;
+    return l.accumulate.compare_exchange_strong(free, 1);
+  };
+  for (int i = 0; i < kQuietYields; ++i) {
+    if (attempt()) return;
+    sched_yield();
+  }
+  // The sleeper count goes up before the last attempt, and unlockAccumulate frees the mutex
+  // before it reads the count (both read-modify-writes, or fenced): one of the two sees the
+  // other, so a release never passes a sleeper by.
+  for (;;) {
+    l.bell.sleepers.fetch_add(1);
+    const uint32_t generation = l.bell.generation.load(std::memory_order_acquire);
+    const bool held = attempt();
+    if (!held) transport::futexWait(l.bell.generation, generation, coll::kShmSleepSlice);
+    l.bell.sleepers.fetch_sub(1);
+    if (held || attempt()) return;
+  }
 }
 
 void HostLocks::unlockAccumulate(int target) {

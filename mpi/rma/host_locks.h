@@ -47,6 +47,31 @@ class HostLocks {
   // Brackets every accumulate on `target`'s memory.
   void lockAccumulate(int target);
   void unlockAccumulate(int target);
+  // lockAccumulate for a thread that must not deliver messages while it waits (the one
+  // applying a message at its target, under the window's target mutex): spin, yield, then
+  // sleep on the doorbell, without the engine. The holders are origins in the middle of
+  // one accumulate.
+  void lockAccumulateQuietly(int target);
+
+  // Holds a target's accumulate mutex for the life of the scope.
+  class AccumulateGuard {
+   public:
+    enum class Wait { WithEngine, Quietly };
+    AccumulateGuard(HostLocks& locks, int target, Wait wait = Wait::WithEngine) : locks_(locks), target_(target) {
+      if (wait == Wait::Quietly) {
+        locks_.lockAccumulateQuietly(target);
+      } else {
+        locks_.lockAccumulate(target);
+      }
+    }
+    ~AccumulateGuard() { locks_.unlockAccumulate(target_); }
+    AccumulateGuard(const AccumulateGuard&) = delete;
+    AccumulateGuard& operator=(const AccumulateGuard&) = delete;
+
+   private:
+    HostLocks& locks_;
+    int target_;
+  };
 
  private:
   HostLockLine& line(int target) { return lines_[target]; }

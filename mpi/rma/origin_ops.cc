@@ -56,19 +56,6 @@ void copyIn(const Buffer& origin, const TargetLayout& layout, char* address) {
   scatterPacked(layout.blocks(), packed.data(), address);
 }
 
-// Holds a target's accumulate mutex (host_locks.h) for the life of the scope.
-class HostAccumulateGuard {
- public:
-  HostAccumulateGuard(HostLocks& locks, int target) : locks_(locks), target_(target) { locks_.lockAccumulate(target); }
-  ~HostAccumulateGuard() { locks_.unlockAccumulate(target_); }
-  HostAccumulateGuard(const HostAccumulateGuard&) = delete;
-  HostAccumulateGuard& operator=(const HostAccumulateGuard&) = delete;
-
- private:
-  HostLocks& locks_;
-  int target_;
-};
-
 void copyOut(const char* address, const TargetLayout& layout, void* origin, const Datatype& type) {
   if (type.contiguous() && layout.blocks().size() == 1) {
     std::memcpy(origin, address + layout.blocks()[0].offset, layout.bytes);
@@ -216,7 +203,7 @@ void Window::accumulate(Buffer origin, int target, MPI_Aint disp, int targetCoun
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Accumulate");
   if (layout.bytes == 0 || op.handle() == MPI_NO_OP) return;
   const Buffer parts[] = {origin};
-  if (directAccumulate_) {
+  if (appliesHere(target, offset, layout, "MPI_Accumulate")) {
     return applyDirect(RmaKind::Accumulate, target, offset, layout, code, static_cast<uint8_t>(primitive), parts,
                        nullptr, nullptr);
   }
@@ -240,7 +227,7 @@ void Window::getAccumulate(Buffer origin, void* result, int resultCount, const D
   if (layout.bytes == 0) return;
   const Buffer parts[] = {origin};
   const std::span<const Buffer> data = noOp ? std::span<const Buffer>() : std::span<const Buffer>(parts);
-  if (directAccumulate_) {
+  if (appliesHere(target, offset, layout, "MPI_Get_accumulate")) {
     return applyDirect(RmaKind::GetAccumulate, target, offset, layout, code, static_cast<uint8_t>(primitive), data,
                        result, &resultType);
   }
@@ -258,7 +245,7 @@ void Window::compareAndSwap(const void* origin, const void* compare, void* resul
   const TargetLayout layout = layoutOf(type, 1);
   const int64_t offset = targetOffset(target, disp, layout, "MPI_Compare_and_swap");
   const Buffer parts[] = {{origin, 1, &type}, {compare, 1, &type}};
-  if (directAccumulate_) {
+  if (appliesHere(target, offset, layout, "MPI_Compare_and_swap")) {
     return applyDirect(RmaKind::CompareAndSwap, target, offset, layout, 0, static_cast<uint8_t>(type.primitive()),
                        parts, result, &type);
   }
@@ -282,7 +269,7 @@ void Window::applyDirect(RmaKind kind, int target, int64_t offset, const TargetL
   ScratchBytes<256> old(result != nullptr ? layout.bytes : 0);
   char* address = directAddress(target, offset);
   {
-    HostAccumulateGuard serial(*hostLocks_, target);
+    HostLocks::AccumulateGuard serial(*hostLocks_, target);
     if (address != nullptr) {
       if (result != nullptr) gatherPacked(layout.blocks(), address, old.data());
       if (kind == RmaKind::CompareAndSwap) {
@@ -309,6 +296,11 @@ void Window::applyDirect(RmaKind kind, int target, int64_t offset, const TargetL
     }
   }
   if (result != nullptr) resultType->unpack(old.data(), layout.bytes, result);
+}
+
+bool Window::appliesHere(int target, int64_t offset, const TargetLayout& layout, const char* what) {
+  return directAccumulate_ &&
+         (directAddress(target, offset) != nullptr || inProcessMemory(target, offset, layout, what));
 }
 
 bool Window::inProcessMemory(int target, int64_t offset, const TargetLayout& layout, const char* what) {

@@ -17,6 +17,7 @@
 #include "mpi/core/envelope.h"
 #include "mpi/core/error.h"
 #include "mpi/op/op.h"
+#include "mpi/rma/host_locks.h"
 #include "mpi/rma/target_layout.h"
 #include "mpi/rma/window.h"
 #include "transport/log.h"
@@ -56,11 +57,21 @@ void Window::onMessage(transport::WireMessage&& message) {
   }
   switch (kind) {
     case RmaKind::Put:
-    case RmaKind::Get:
+    case RmaKind::Get: {
+      std::lock_guard serial(targetMutex_);
+      return applyData(kind, envelope, message.payload);
+    }
     case RmaKind::Accumulate:
     case RmaKind::GetAccumulate:
     case RmaKind::CompareAndSwap: {
       std::lock_guard serial(targetMutex_);
+      if (hostLocks_ && directAccumulate_) {
+        // Origins apply accumulates here themselves, under this rank's accumulate mutex; one
+        // that came as a message (a dynamic window whose table did not list the memory)
+        // takes it too, or the two could interleave.
+        HostLocks::AccumulateGuard atomic(*hostLocks_, rank(), HostLocks::AccumulateGuard::Wait::Quietly);
+        return applyData(kind, envelope, message.payload);
+      }
       return applyData(kind, envelope, message.payload);
     }
     case RmaKind::Flush: {

@@ -70,9 +70,9 @@ void Window::useHostLocks(void* lines, bool directAccumulate) {
   directAccumulate_ = directAccumulate;
 }
 
-void Window::useProcessMemory(std::vector<int> pids, bool directAccumulate) {
+void Window::useProcessMemory(std::vector<int> pids) {
   processPids_ = std::move(pids);
-  directAccumulate_ = directAccumulate;
+  directAccumulate_ = true;
 }
 
 void Window::useAttachTables(void* lines) {

@@ -115,10 +115,9 @@ class Window {
   // Windows of the program's memory whose ranks share a host (with useHostLocks): this
   // process reads and writes each peer's window itself, in process `pids[rank]` (cross-memory
   // attach, transport/process_memory.h), and applies accumulates there under the target's
-  // accumulate mutex, instead of sending the operations.
-  // Dynamic windows: without `directAccumulate`, accumulates still go to the target (an
-  // origin cannot know that another did not have to send its own).
-  void useProcessMemory(std::vector<int> pids, bool directAccumulate);
+  // accumulate mutex, instead of sending the operations (on dynamic windows, where the
+  // target's attach table lists the memory).
+  void useProcessMemory(std::vector<int> pids);
   // Dynamic windows on one host: the tables of attached regions at `lines`
   // (attach_table.h), where this rank publishes its own and reads its peers'.
   void useAttachTables(void* lines);
@@ -197,6 +196,9 @@ class Window {
                    std::span<const Buffer> parts, void* result, const Datatype* resultType);
   // useProcessMemory: the pid to read and write `target`'s window in, else 0.
   int processOf(int target) const { return processPids_.empty() ? 0 : processPids_[static_cast<std::size_t>(target)]; }
+  // Whether this process applies an accumulate-kind operation on `layout` at `offset` of
+  // `target` itself (applyDirect), in mapped memory or in the target's process.
+  bool appliesHere(int target, int64_t offset, const TargetLayout& layout, const char* what);
   // Whether `layout` at `offset` is read and written in `target`'s process (useProcessMemory):
   // on a dynamic window only where its attach table lists the range; a range it lists
   // outside every attached region fails with MPI_ERR_RMA_RANGE.

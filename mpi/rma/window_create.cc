@@ -137,7 +137,7 @@ bool setUpSharedMemory(Window& window, MPI_Aint size, int dispUnit, SegmentUse u
 // under Yama's ptrace_scope or a container's seccomp profile, and a pid means the same
 // process only within one pid namespace (Fabric::hostPeerPid). ZMPI_RMA_CMA=0 keeps the
 // operations of such windows as messages. A dynamic window reaches its own rank's memory
-// the same way (it is not mapped at a window base), and leaves accumulates to the targets.
+// the same way (it is not mapped at a window base).
 void setUpProcessAccess(Window& window) {
   static const bool allowed = [] {
     const char* value = std::getenv("ZMPI_RMA_CMA");
@@ -162,7 +162,7 @@ void setUpProcessAccess(Window& window) {
   for (int ok : allgather(comm, readable)) {
     if (ok == 0) return;
   }
-  window.useProcessMemory(std::move(pids), !dynamic);
+  window.useProcessMemory(std::move(pids));
 }
 
 // The window's memory and where its locks live, once every rank knows its peers.
