@@ -51,7 +51,7 @@ namespace zmpi::mpi::rma {
 class AttachTables;
 class HostLocks;
 class SharedSegment;
-struct TargetLayout;
+class TargetLayout;
 
 enum class Flavor : int {
   Create = MPI_WIN_FLAVOR_CREATE,
