@@ -29,8 +29,9 @@ namespace {
 // The paths a window's operations can take (mpi/rma/README.md): every rank on a host of its
 // own (lock and operation messages); on one host, the program's memory through messages
 // (host locks), the same read and written in the target's process (cross-memory attach:
-// all mock ranks are threads of this process), and allocated memory in shared memory.
-enum class Path { SeparateHosts, CreateMessages, CreateProcessMemory, Allocate };
+// all mock ranks are threads of this process), allocated memory in shared memory, and
+// memory attached to a dynamic window, reached in the target's process by address.
+enum class Path { SeparateHosts, CreateMessages, CreateProcessMemory, Allocate, DynamicProcessMemory };
 
 const char* nameOf(Path path) {
   switch (path) {
@@ -42,6 +43,8 @@ const char* nameOf(Path path) {
       return "one host, MPI_Win_create, process memory";
     case Path::Allocate:
       return "one host, MPI_Win_allocate";
+    case Path::DynamicProcessMemory:
+      return "one host, dynamic window, process memory";
   }
   return "?";
 }
@@ -51,43 +54,70 @@ void runOn(Path path, int size, const std::function<void(World&)>& body) {
       size,
       [&](MockNetwork& network) {
         network.setHostPerRank(path == Path::SeparateHosts);
-        if (path == Path::CreateProcessMemory) network.setSingleCopyPid(static_cast<int>(getpid()));
+        if (path == Path::CreateProcessMemory || path == Path::DynamicProcessMemory) {
+          network.setSingleCopyPid(static_cast<int>(getpid()));
+        }
       },
       body);
 }
 
 // A window of `bytes` zeroed bytes on the path's memory: `own` (the program's, at least
-// `bytes`), or allocated; returns its base in `*memory`.
-std::shared_ptr<rma::Window> windowOn(Path path, World& world, void* own, std::size_t bytes, int dispUnit,
-                                      void** memory) {
-  auto window = path == Path::Allocate
-                    ? rma::allocateWindow(world.commWorld(), static_cast<MPI_Aint>(bytes), dispUnit)
-                    : rma::createWindow(world.commWorld(), own, static_cast<MPI_Aint>(bytes), dispUnit);
-  *memory = window->base();
-  std::memset(*memory, 0, bytes);
+// `bytes`: created, or attached to a dynamic window), or allocated.
+struct PathWindow {
+  std::shared_ptr<rma::Window> window;
+  void* memory;                     // this rank's part
+  int dispUnit;                     // what displacement 1 is, in bytes
+  std::vector<MPI_Aint> addresses;  // dynamic windows: every rank's part, by address
+
+  // The displacement of element `index` of `target`'s part.
+  MPI_Aint at(int target, int index) const {
+    if (addresses.empty()) return index;
+    return addresses[static_cast<std::size_t>(target)] + static_cast<MPI_Aint>(index) * dispUnit;
+  }
+  void free() {
+    if (!addresses.empty()) window->detach(memory);
+    rma::freeWindow(*window);
+  }
+};
+
+PathWindow windowOn(Path path, World& world, void* own, std::size_t bytes, int dispUnit) {
+  PathWindow w{nullptr, own, dispUnit, {}};
+  if (path == Path::DynamicProcessMemory) {
+    w.window = rma::createDynamicWindow(world.commWorld());
+    w.window->attach(own, static_cast<MPI_Aint>(bytes));
+    w.addresses = rma::allgather(world.commWorld(), reinterpret_cast<MPI_Aint>(own));
+  } else if (path == Path::Allocate) {
+    w.window = rma::allocateWindow(world.commWorld(), static_cast<MPI_Aint>(bytes), dispUnit);
+    w.memory = w.window->base();
+  } else {
+    w.window = rma::createWindow(world.commWorld(), own, static_cast<MPI_Aint>(bytes), dispUnit);
+  }
+  std::memset(w.memory, 0, bytes);
   rma::barrier(world.commWorld());
-  return window;
+  return w;
 }
 
 }  // namespace
 
 TEST_CASE("accumulates from concurrent origins under shared locks sum exactly", "[rma][mock]") {
   constexpr int kRanks = 4, kRounds = 200;
-  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate);
+  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate,
+                             Path::DynamicProcessMemory);
   CAPTURE(nameOf(path));
   runOn(path, kRanks, [&](World& world) {
     long own[3];
-    void* memory = nullptr;
-    auto window = windowOn(path, world, own, sizeof own, sizeof(long), &memory);
-    const long* cells = static_cast<long*>(memory);
+    PathWindow w = windowOn(path, world, own, sizeof own, sizeof(long));
+    auto& window = w.window;
+    const long* cells = static_cast<long*>(w.memory);
     const Datatype& longType = basic(MPI_LONG);
     const long add[3] = {1, 2, 3};
     std::vector<long> fetched;
     window->lockAll(0);
     for (int i = 0; i < kRounds; ++i) {
-      window->accumulate({add, 3, &longType}, 0, 0, 3, longType, op(MPI_SUM));
+      window->accumulate({add, 3, &longType}, 0, w.at(0, 0), 3, longType, op(MPI_SUM));
       long before = -1;
-      window->getAccumulate({add, 1, &longType}, &before, 1, longType, 1 % kRanks, 2, 1, longType, op(MPI_SUM));
+      window->getAccumulate({add, 1, &longType}, &before, 1, longType, 1 % kRanks, w.at(1 % kRanks, 2), 1, longType,
+                            op(MPI_SUM));
       window->flush(1);
       fetched.push_back(before);
     }
@@ -100,55 +130,57 @@ TEST_CASE("accumulates from concurrent origins under shared locks sum exactly", 
       LOCKED_CHECK(cells[2] == 3 * kRanks * kRounds);
     }
     if (world.rank() == 1) LOCKED_CHECK(cells[2] == kRanks * kRounds);
-    rma::freeWindow(*window);
+    w.free();
   });
 }
 
 TEST_CASE("exclusive locks make a read-modify-write by get and put safe", "[rma][mock]") {
   constexpr int kRanks = 3, kRounds = 30;
-  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate);
+  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate,
+                             Path::DynamicProcessMemory);
   CAPTURE(nameOf(path));
   runOn(path, kRanks, [&](World& world) {
     int own = 0;
-    void* memory = nullptr;
-    auto window = windowOn(path, world, &own, sizeof own, sizeof own, &memory);
-    const int& counter = *static_cast<int*>(memory);
+    PathWindow w = windowOn(path, world, &own, sizeof own, sizeof own);
+    auto& window = w.window;
+    const int& counter = *static_cast<int*>(w.memory);
     const Datatype& intType = basic(MPI_INT);
     for (int i = 0; i < kRounds; ++i) {
       int value = 0;
       window->lock(MPI_LOCK_EXCLUSIVE, 2, 0);
-      window->get(&value, 1, intType, 2, 0, 1, intType);
+      window->get(&value, 1, intType, 2, w.at(2, 0), 1, intType);
       window->flush(2);
       ++value;
-      window->put({&value, 1, &intType}, 2, 0, 1, intType);
+      window->put({&value, 1, &intType}, 2, w.at(2, 0), 1, intType);
       window->unlock(2);
     }
     rma::barrier(world.commWorld());
     if (world.rank() == 2) LOCKED_CHECK(counter == kRanks * kRounds);
-    rma::freeWindow(*window);
+    w.free();
   });
 }
 
 TEST_CASE("compare-and-swap succeeds for exactly one of several contenders", "[rma][mock]") {
   constexpr int kRanks = 4;
-  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate);
+  const Path path = GENERATE(Path::SeparateHosts, Path::CreateMessages, Path::CreateProcessMemory, Path::Allocate,
+                             Path::DynamicProcessMemory);
   CAPTURE(nameOf(path));
   std::vector<int> won(kRanks, 0);
   runOn(path, kRanks, [&](World& world) {
     int own = 0;
-    void* memory = nullptr;
-    auto window = windowOn(path, world, &own, sizeof own, sizeof own, &memory);
-    const int& word = *static_cast<int*>(memory);
+    PathWindow w = windowOn(path, world, &own, sizeof own, sizeof own);
+    auto& window = w.window;
+    const int& word = *static_cast<int*>(w.memory);
     const Datatype& intType = basic(MPI_INT);
     const int mine = world.rank() + 1, expected = 0;
     int previous = -1;
     window->lockAll(0);
-    window->compareAndSwap(&mine, &expected, &previous, intType, 0, 0);
+    window->compareAndSwap(&mine, &expected, &previous, intType, 0, w.at(0, 0));
     window->unlockAll();
     won[static_cast<std::size_t>(world.rank())] = previous == 0 ? 1 : 0;
     rma::barrier(world.commWorld());
     if (world.rank() == 0) LOCKED_CHECK(word >= 1);
-    rma::freeWindow(*window);
+    w.free();
   });
   int winners = 0;
   for (int w : won) winners += w;
