@@ -10,6 +10,7 @@ namespace zmpi::mpi {
 template <std::size_t Inline>
 class ScratchBytes {
  public:
+  // cppcheck-suppress uninitMemberVar ; inline_ is scratch, written before it is read
   explicit ScratchBytes(std::size_t bytes) : size_(bytes) {
     if (bytes > Inline) heap_ = std::make_unique_for_overwrite<char[]>(bytes);
   }
