@@ -81,22 +81,26 @@ void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> r
   watch.arm([] { return describeWait(); });
   for (;;) {
     engine.checkAborted();
-    // The generation is read before the last check: a ring after that check bumps it, and
-    // FUTEX_WAIT then returns at once. The fence pairs with publishShm's (under
-    // ThreadSanitizer both sides' read-modify-writes of the count order them).
-#if defined(__SANITIZE_THREAD__)
-    bell.sleepers.fetch_add(1, std::memory_order_seq_cst);
-#else
-    bell.sleepers.fetch_add(1, std::memory_order_relaxed);
-    if (!sleeperFences || membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0) {
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-    }
-#endif
-    const uint32_t generation = bell.generation.load(std::memory_order_acquire);
-    if (!ready()) transport::futexWait(bell.generation, generation, kShmSleepSlice);
-    bell.sleepers.fetch_sub(1, std::memory_order_relaxed);
-    if (ready()) return;
+    if (sleepOnShm(bell, ready, sleeperFences)) return;
   }
+}
+
+bool sleepOnShm(ShmDoorbell& bell, transport::FunctionRef<bool()> ready, bool sleeperFences) {
+  // The generation is read before the last check: a ring after that check bumps it, and
+  // FUTEX_WAIT then returns at once. The fence pairs with publishShm's (under
+  // ThreadSanitizer both sides' read-modify-writes of the count order them).
+#if defined(__SANITIZE_THREAD__)
+  bell.sleepers.fetch_add(1, std::memory_order_seq_cst);
+#else
+  bell.sleepers.fetch_add(1, std::memory_order_relaxed);
+  if (!sleeperFences || membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+#endif
+  const uint32_t generation = bell.generation.load(std::memory_order_acquire);
+  if (!ready()) transport::futexWait(bell.generation, generation, kShmSleepSlice);
+  bell.sleepers.fetch_sub(1, std::memory_order_relaxed);
+  return ready();
 }
 
 }  // namespace zmpi::mpi::coll

@@ -54,4 +54,9 @@ void ringShm(ShmDoorbell& bell, bool sleeperFences);
 // read the flags it depends on with acquire loads.
 void waitShm(Engine& engine, ShmDoorbell& bell, transport::FunctionRef<bool()> ready, bool sleeperFences);
 
+// One round of waitShm's sleep, without the engine: counts itself a sleeper, sleeps on the
+// doorbell unless `ready()` holds (at most kShmSleepSlice), and returns `ready()` after.
+// For a thread that must not deliver messages while it waits.
+bool sleepOnShm(ShmDoorbell& bell, transport::FunctionRef<bool()> ready, bool sleeperFences);
+
 }  // namespace zmpi::mpi::coll

@@ -3,7 +3,6 @@
 #include <sched.h>
 
 #include "mpi/core/engine.h"
-#include "transport/futex.h"
 
 namespace zmpi::mpi::rma {
 namespace {
@@ -30,18 +29,37 @@ class WaitingWriter {
   std::atomic<uint32_t>& count_;
 };
 
-// Waits until `attempt()` succeeds once. waitShm may look at its condition again after it
-// held (a last check before it returns): an acquisition must count once, so the condition
-// remembers it.
+// `attempt` as a wait condition that counts one success: waitShm and sleepOnShm may look
+// at their condition again after it held (a last check before they return), and an
+// acquisition must happen once.
 template <typename Attempt>
-void acquire(Engine& engine, coll::ShmDoorbell& bell, Attempt attempt) {
-  if (attempt()) return;
-  bool held = false;
-  auto ready = [&] {
+auto heldOnce(Attempt attempt) {
+  return [attempt, held = false]() mutable {
     if (!held) held = attempt();
     return held;
   };
+}
+
+// Waits until `attempt()` succeeds once.
+template <typename Attempt>
+void acquire(Engine& engine, coll::ShmDoorbell& bell, Attempt attempt) {
+  if (attempt()) return;
+  auto ready = heldOnce(attempt);
   coll::waitShm(engine, bell, ready, kSleeperFences);
+}
+
+// The same without the engine: yields, then sleeps on the doorbell.
+template <typename Attempt>
+void acquireQuietly(coll::ShmDoorbell& bell, Attempt attempt) {
+  auto ready = heldOnce(attempt);
+  for (int i = 0; i < kQuietYields && !ready(); ++i) sched_yield();
+  while (!ready() && !coll::sleepOnShm(bell, ready, kSleeperFences)) {
+  }
+}
+
+bool tryAccumulate(HostLockLine& line) {
+  uint32_t free = 0;
+  return line.accumulate.compare_exchange_strong(free, 1);
 }
 
 }  // namespace
@@ -90,33 +108,12 @@ void HostLocks::unlockExclusive(int target) {
 
 void HostLocks::lockAccumulate(int target) {
   HostLockLine& l = line(target);
-  acquire(engine_, l.bell, [&] {
-    uint32_t free = 0;
-    return l.accumulate.compare_exchange_strong(free, 1);
-  });
+  acquire(engine_, l.bell, [&] { return tryAccumulate(l); });
 }
 
 void HostLocks::lockAccumulateQuietly(int target) {
   HostLockLine& l = line(target);
-  auto attempt = [&] {
-    uint32_t free = 0;
-    return l.accumulate.compare_exchange_strong(free, 1);
-  };
-  for (int i = 0; i < kQuietYields; ++i) {
-    if (attempt()) return;
-    sched_yield();
-  }
-  // The sleeper count goes up before the last attempt, and unlockAccumulate frees the mutex
-  // before it reads the count (both read-modify-writes, or fenced): one of the two sees the
-  // other, so a release never passes a sleeper by.
-  for (;;) {
-    l.bell.sleepers.fetch_add(1);
-    const uint32_t generation = l.bell.generation.load(std::memory_order_acquire);
-    const bool held = attempt();
-    if (!held) transport::futexWait(l.bell.generation, generation, coll::kShmSleepSlice);
-    l.bell.sleepers.fetch_sub(1);
-    if (held || attempt()) return;
-  }
+  acquireQuietly(l.bell, [&] { return tryAccumulate(l); });
 }
 
 void HostLocks::unlockAccumulate(int target) {

@@ -93,12 +93,14 @@ void Window::releaseHostLocks(const std::vector<int>& targets, LockState state) 
   for (int t : targets) flushTarget(t);
   waitReplies(targets);
   __sync_synchronize();  // direct stores before the release, as an unlock message would order them
-  for (int t : targets) {
-    if (state == LockState::Exclusive) {
-      hostLocks_->unlockExclusive(t);
-    } else {
-      hostLocks_->unlockShared(t);
-    }
+  for (int t : targets) giveUpHostLock(t, state);
+}
+
+void Window::giveUpHostLock(int target, LockState state) {
+  if (state == LockState::Exclusive) {
+    hostLocks_->unlockExclusive(target);
+  } else {
+    hostLocks_->unlockShared(target);
   }
 }
 
@@ -126,12 +128,7 @@ void Window::unlock(int target) {
   if (released) {
     // The lock word's release (a sequentially consistent read-modify-write) orders the
     // epoch's direct stores before it.
-    if (state == LockState::Exclusive) {
-      hostLocks_->unlockExclusive(target);
-    } else {
-      hostLocks_->unlockShared(target);
-    }
-    return;
+    return giveUpHostLock(target, state);
   }
   if (hostLocks_ && (state == LockState::Shared || state == LockState::Exclusive)) {
     releaseHostLocks({target}, state);

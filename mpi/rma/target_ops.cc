@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -65,13 +66,12 @@ void Window::onMessage(transport::WireMessage&& message) {
     case RmaKind::GetAccumulate:
     case RmaKind::CompareAndSwap: {
       std::lock_guard serial(targetMutex_);
-      if (hostLocks_ && directAccumulate_) {
-        // Origins apply accumulates here themselves, under this rank's accumulate mutex; one
-        // that came as a message (a dynamic window whose table did not list the memory)
-        // takes it too, or the two could interleave.
-        HostLocks::AccumulateGuard atomic(*hostLocks_, rank(), HostLocks::AccumulateGuard::Wait::Quietly);
-        return applyData(kind, envelope, message.payload);
-      }
+      // Origins apply accumulates here themselves, under this rank's accumulate mutex; one
+      // that came as a message (a dynamic window whose table did not list the memory)
+      // takes it too, or the two could interleave.
+      std::optional<HostLocks::AccumulateGuard> atomic;
+      if (hostLocks_ && directAccumulate_)
+        atomic.emplace(*hostLocks_, rank(), HostLocks::AccumulateGuard::Wait::Quietly);
       return applyData(kind, envelope, message.payload);
     }
     case RmaKind::Flush: {

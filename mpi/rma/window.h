@@ -219,6 +219,7 @@ class Window {
   void flushTarget(int target);  // sends Flush if anything went there since the last one
   // Flushes `targets`, then gives their host locks (held as `state`) up.
   void releaseHostLocks(const std::vector<int>& targets, LockState state);
+  void giveUpHostLock(int target, LockState state);  // the lock word alone
   void waitReplies(const std::vector<int>& targets);
   // Blocks until ready() (checked under mutex_) holds; throws if the world aborts.
   void waitFor(std::unique_lock<std::mutex>& lock, const std::function<bool()>& ready);
