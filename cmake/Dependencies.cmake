@@ -16,3 +16,8 @@ find_path(OMPI_INCLUDE_DIR mpi.h
   NO_DEFAULT_PATH REQUIRED)
 set(OMPI_LIBMPI /usr/lib/x86_64-linux-gnu/libmpi.so.40 CACHE FILEPATH "Open MPI's libmpi (export list reference)")
 message(STATUS "Open MPI mpi.h: ${OMPI_INCLUDE_DIR}")
+# The cluster managers' client headers (libpmix-dev, libpmi2-0-dev): only their types and
+# prototypes are compiled in; the libraries themselves are opened at run time by a rank a
+# manager started (mpi/init/shared_library.h), so libmpi.so.40 does not depend on them.
+pkg_check_modules(PMIX QUIET pmix)
+find_path(PMI2_INCLUDE_DIR slurm/pmi2.h)

@@ -12,6 +12,8 @@ packages=(
   libsodium-dev                # HMAC for the job secret (never hand-rolled crypto)
   libcli11-dev                 # command lines of zmpirun/zmpid
   nlohmann-json3-dev
+  libpmix-dev libpmi2-0-dev    # the cluster managers' wire-up (PMIx, PMI-2): headers; libraries loaded at run time
+  slurm-wlm munge              # tests/slurm: a real Slurm (3 nodes on this machine) for srun --mpi=pmix/pmi2
   iproute2 procps psmisc       # netns multi-host test, process checks
   gdb                          # backtraces of core dumps a crashed test leaves (scripts/test.sh)
   docker-compose               # only to validate docker/docker-compose.yml, no engine

@@ -9,8 +9,10 @@
 #include "mpi/coll/shm_area.h"
 #include "mpi/coll/shm_wait.h"
 #include "mpi/core/cpu_binding.h"
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/keyval.h"
+#include "mpi/init/process_manager.h"
 #include "transport/log.h"
 
 namespace zmpi::mpi::capi {
@@ -28,7 +30,12 @@ void Runtime::init(int requiredThreadLevel) {
   bindPredefinedHandles();
   bindFromEnvironment();  // before any thread of ours starts: they inherit the binding
   if (coll::shmCollectivesEnabled()) coll::prepareSleeperFences();  // overlaps the world's start-up
-  WorldConfig config = WorldConfig::fromEnvironment();
+  // zmpirun's ranks (ZMPI_RANK) take their world from its rendezvous even when zmpirun
+  // itself runs under a manager.
+  if (environmentString("ZMPI_RANK").empty()) {
+    manager_ = connectProcessManager(WorldConfig::startupTimeoutFromEnvironment());
+  }
+  WorldConfig config = WorldConfig::fromEnvironment(manager_);
   log::setRankTag(std::to_string(config.rank));
   context_ = std::make_unique<transport::ContextOwner>();
   try {
@@ -63,6 +70,7 @@ void Runtime::finalize() {
   world_.reset();
   context_->close();
   context_.reset();
+  if (manager_) manager_->finalize();
   state_ = State::Finalized;
 }
 
@@ -84,6 +92,8 @@ void abortJob(int code, const std::string& what) {
     } catch (...) {
     }
   }
+  // The manager ends the job's other ranks (srun's step, mpirun's job) at once.
+  if (ProcessManager* manager = Runtime::instance().manager()) manager->abort(code, what);
   std::fflush(nullptr);
   _exit(code == 0 ? 1 : code);
 }

@@ -25,6 +25,9 @@ class Runtime {
   int threadLevel() const { return threadLevel_; }
   bool isMainThread() const { return std::this_thread::get_id() == mainThread_; }
   World* world() { return world_.get(); }
+  // The cluster manager that started this process (PMIx, PMI-2), or null: kept apart from
+  // the world so that a failed MPI_Init can still ask it to end the job.
+  ProcessManager* manager() { return manager_.get(); }
 
  private:
   std::mutex mutex_;
@@ -32,6 +35,7 @@ class Runtime {
   int threadLevel_ = 0;
   std::thread::id mainThread_;
   std::unique_ptr<transport::ContextOwner> context_;
+  std::shared_ptr<ProcessManager> manager_;
   std::unique_ptr<World> world_;
 };
 

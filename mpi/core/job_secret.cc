@@ -59,6 +59,10 @@ std::shared_ptr<const transport::LinkKeys> takeJobKeys() {
   std::string secret = takeVariable("ZMPI_JOB_SECRET");
   const std::string file = takeVariable("ZMPI_JOB_SECRET_FILE");
   if (secret.empty() && !file.empty()) secret = readSecretFile(file);
+  return jobKeysFromSecret(std::move(secret));
+}
+
+std::shared_ptr<const transport::LinkKeys> jobKeysFromSecret(std::string secret) {
   bool encrypt = false;
   try {
     encrypt = transport::encryptionRequested(std::getenv(transport::kEncryptVariable));
@@ -84,6 +88,17 @@ std::shared_ptr<const transport::LinkKeys> takeJobKeys() {
   }
   sodium_memzero(secret.data(), secret.size());
   return keys;
+}
+
+std::string freshJobSecret() {
+  if (sodium_init() < 0) fail(MPI_ERR_OTHER, "libsodium cannot be initialised: no job secret");
+  unsigned char bytes[32];
+  randombytes_buf(bytes, sizeof bytes);
+  std::string hex(sizeof bytes * 2 + 1, '\0');
+  sodium_bin2hex(hex.data(), hex.size(), bytes, sizeof bytes);
+  sodium_memzero(bytes, sizeof bytes);
+  hex.pop_back();
+  return hex;
 }
 
 }  // namespace zmpi::mpi

@@ -16,4 +16,12 @@ namespace zmpi::mpi {
 // set but unusable.
 std::shared_ptr<const transport::LinkKeys> takeJobKeys();
 
+// The credentials derived from `secret` (wiped after use), in the mode ZMPI_ENCRYPT asks
+// for; fails (MPI error) when it is unusable.
+std::shared_ptr<const transport::LinkKeys> jobKeysFromSecret(std::string secret);
+
+// A new secret (32 random bytes from libsodium, as hex) for a job that was started without
+// one, by a cluster manager: its rank 0 makes it and hands it out through the manager.
+std::string freshJobSecret();
+
 }  // namespace zmpi::mpi

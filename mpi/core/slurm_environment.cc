@@ -52,10 +52,13 @@ std::optional<SlurmBootstrap> slurmBootstrapFromEnvironment() {
   if (nodeList.empty()) nodeList = environmentString("SLURM_NODELIST");
   if (nodeList.empty()) fail(MPI_ERR_OTHER, "SLURM_PROCID is set but SLURM_NODELIST is not");
   const std::string portText = environmentString("ZMPI_RENDEZVOUS_PORT");
-  // Derived from the job id, in 20000-31999: below Linux's ephemeral range (32768 and up),
-  // where any outgoing connection on the node may hold the port.
-  const long long port = !portText.empty() ? parseNumber("ZMPI_RENDEZVOUS_PORT", portText)
-                                           : 20000 + (jobId.empty() ? 0 : parseNumber("SLURM_JOB_ID", jobId) % 12000);
+  // Derived from the job and step ids, in 20000-31999: below Linux's ephemeral range (32768
+  // and up), where any outgoing connection on the node may hold the port. Steps of one
+  // allocation get ports 1009 apart (a prime: 12 steps before two can meet).
+  const long long job = jobId.empty() ? 0 : parseNumber("SLURM_JOB_ID", jobId);
+  const long long step = stepId.empty() ? 0 : parseNumber("SLURM_STEP_ID", stepId);
+  const long long port =
+      !portText.empty() ? parseNumber("ZMPI_RENDEZVOUS_PORT", portText) : 20000 + (job + step * 1009) % 12000;
   boot.rendezvous =
       "tcp://" + (boot.rank == 0 ? std::string("0.0.0.0") : firstHostOfNodeList(nodeList)) + ":" + std::to_string(port);
   boot.bindAddress = reachableAddressOf(boot.host.empty() ? firstHostOfNodeList(nodeList) : boot.host);

@@ -1,8 +1,10 @@
 #pragma once
-// Starting under Slurm's srun without zmpirun: every task reads its rank and the world
-// size from SLURM_PROCID / SLURM_NTASKS; task 0 (placed on the first node of
-// SLURM_NODELIST by srun's block distribution) hosts the rendezvous on a port taken from
-// ZMPI_RENDEZVOUS_PORT, or derived from SLURM_JOB_ID so two jobs on a node do not clash.
+// The last resort under Slurm's srun without a PMI (`srun --mpi=none`, or a site whose
+// MpiDefault is none): every task reads its rank and the world size from SLURM_PROCID /
+// SLURM_NTASKS; task 0 (placed on the first node of SLURM_NODELIST by srun's block
+// distribution) hosts the rendezvous on a port taken from ZMPI_RENDEZVOUS_PORT, or derived
+// from SLURM_JOB_ID and SLURM_STEP_ID. A derived port can still be taken; `srun
+// --mpi=pmix` (or pmi2) needs no port at all and is what the README tells users.
 #include <optional>
 #include <string>
 

@@ -15,10 +15,12 @@
 #include "mpi/core/peer_table.h"
 #include "mpi/core/slurm_environment.h"
 #include "mpi/core/zmq_fabric.h"
+#include "mpi/init/process_manager.h"
 #include "peer_info.pb.h"  // generated from core/peer_info.proto
 #include "transport/errors.h"
 #include "transport/link_security.h"
 #include "transport/log.h"
+#include "transport/node_address.h"
 #include "transport/rendezvous.h"
 #include "transport/socket.h"
 
@@ -41,10 +43,32 @@ std::string freshJobId() {
 
 }  // namespace
 
-WorldConfig WorldConfig::fromEnvironment() {
+std::chrono::milliseconds WorldConfig::startupTimeoutFromEnvironment() {
+  return std::chrono::milliseconds(environmentNumber("ZMPI_STARTUP_TIMEOUT_MS", 30000));
+}
+
+WorldConfig WorldConfig::fromEnvironment(std::shared_ptr<ProcessManager> manager) {
   WorldConfig config;
-  config.startupTimeout = std::chrono::milliseconds(environmentNumber("ZMPI_STARTUP_TIMEOUT_MS", 30000));
+  config.startupTimeout = startupTimeoutFromEnvironment();
   config.linkKeys = takeJobKeys();
+  if (manager && environmentString("ZMPI_RANK").empty()) {
+    const ProcessIdentity& self = manager->identity();
+    config.rank = self.rank;
+    config.size = self.size;
+    config.jobId = self.jobId;
+    config.host = environmentString("ZMPI_HOST", self.node);
+    const std::string node = config.host.empty() ? localHostName() : config.host;
+    config.bindAddress =
+        environmentString("ZMPI_BIND_ADDRESS", transport::nodeAddress(node, self.localSize == self.size));
+    if (!config.linkKeys && config.size > 1) {
+      // Only the job's processes and the manager see its key-value store.
+      const std::string secret = manager->broadcastFromRankZero(
+          "zmpi.secret", self.rank == 0 ? freshJobSecret() : std::string(), config.startupTimeout);
+      config.linkKeys = jobKeysFromSecret(secret);
+    }
+    config.manager = std::move(manager);
+    return config;
+  }
   if (environmentString("ZMPI_RANK").empty()) {
     if (auto slurm = slurmBootstrapFromEnvironment()) {
       config.rank = slurm->rank;
@@ -164,6 +188,35 @@ void World::exchangeAddresses(const WorldConfig& config) {
     fabric_ = std::move(fabric);
     return;
   }
+  proto::PeerInfo info;
+  info.set_rank(rank_);
+  info.set_host(host);
+  info.set_tcp_endpoint(me.tcpEndpoint);
+  info.set_ipc_endpoint(me.ipcEndpoint);
+  info.set_pid(me.pid);
+  info.set_shm_name(me.shmName);
+  info.set_data_host(me.dataHost);
+  info.set_data_port(me.dataPort);
+  info.set_pid_namespace(me.pidNamespace);
+  const std::vector<std::string> table =
+      config.manager ? config.manager->allgather("zmpi.card", info.SerializeAsString(), config.startupTimeout)
+                     : exchangeThroughRendezvous(config, host, info.SerializeAsString());
+  std::vector<PeerAddress> peers;
+  try {
+    peers = decodePeerTable(table, size_);
+  } catch (const PeerTableError& error) {
+    fail(MPI_ERR_OTHER, std::string("MPI_Init: ") + error.what() +
+                            (config.manager ? std::string(" (published through ") + config.manager->name() + ")" : ""));
+  }
+  hosts_.resize(static_cast<size_t>(size_));
+  for (int r = 0; r < size_; ++r) hosts_[static_cast<size_t>(r)] = peers[static_cast<size_t>(r)].host;
+  fabric->setPeers(std::move(peers));
+  fabric_ = std::move(fabric);
+}
+
+std::vector<std::string> World::exchangeThroughRendezvous(const WorldConfig& config, const std::string& host,
+                                                          const std::string& card) {
+  auto linkKeys = config.linkKeys;
   std::string rendezvous = config.rendezvous;
   try {
     if (config.hostRendezvous) {
@@ -176,35 +229,14 @@ void World::exchangeAddresses(const WorldConfig& config) {
     fail(MPI_ERR_OTHER, std::string("MPI_Init: rank ") + std::to_string(rank_) + " on " + host +
                             " cannot reach the rendezvous at " + config.rendezvous + ": " + error.what());
   }
-  proto::PeerInfo info;
-  info.set_rank(rank_);
-  info.set_host(host);
-  info.set_tcp_endpoint(me.tcpEndpoint);
-  info.set_ipc_endpoint(me.ipcEndpoint);
-  info.set_pid(me.pid);
-  info.set_shm_name(me.shmName);
-  info.set_data_host(me.dataHost);
-  info.set_data_port(me.dataPort);
-  info.set_pid_namespace(me.pidNamespace);
-  std::vector<std::string> table;
   try {
     // A little longer than the server's own start-up timeout, so that its message naming
     // the missing ranks arrives before our own timeout fires.
-    table = rendezvousClient_->exchange(info.SerializeAsString(), config.startupTimeout + std::chrono::seconds(2));
+    return rendezvousClient_->exchange(card, config.startupTimeout + std::chrono::seconds(2));
   } catch (const transport::TransportError& error) {
     fail(MPI_ERR_OTHER, std::string("MPI_Init: rank ") + std::to_string(rank_) + " on " + host +
                             " could not form the world of " + std::to_string(size_) + " ranks: " + error.what());
   }
-  std::vector<PeerAddress> peers;
-  try {
-    peers = decodePeerTable(table, size_);
-  } catch (const PeerTableError& error) {
-    fail(MPI_ERR_OTHER, std::string("MPI_Init: ") + error.what());
-  }
-  hosts_.resize(static_cast<size_t>(size_));
-  for (int r = 0; r < size_; ++r) hosts_[static_cast<size_t>(r)] = peers[static_cast<size_t>(r)].host;
-  fabric->setPeers(std::move(peers));
-  fabric_ = std::move(fabric);
 }
 
 World::~World() { shutdown(); }

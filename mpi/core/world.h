@@ -26,6 +26,7 @@ struct LinkKeys;
 namespace zmpi::mpi {
 
 class Communicator;
+class ProcessManager;
 
 struct WorldConfig {
   int rank = 0;
@@ -41,11 +42,18 @@ struct WorldConfig {
   // null: links between ranks are not authenticated (started by hand without a secret;
   // warned about once).
   std::shared_ptr<const transport::LinkKeys> linkKeys;
+  // Set: a cluster manager (PMIx, PMI-2) started the ranks; its key-value exchange, not a
+  // rendezvous, gives every rank the table.
+  std::shared_ptr<ProcessManager> manager;
 
   // ZMPI_RANK, ZMPI_SIZE, ZMPI_JOB_ID, ZMPI_RENDEZVOUS, ZMPI_HOST, ZMPI_BIND_ADDRESS,
   // ZMPI_STARTUP_TIMEOUT_MS; ZMPI_LAUNCHED unset with size > 1 means "started by hand":
-  // rank 0 hosts the rendezvous. Nothing set: a 1-rank world.
-  static WorldConfig fromEnvironment();
+  // rank 0 hosts the rendezvous. With `manager` (and no ZMPI_RANK) the rank, size and job
+  // come from the manager, and without a job secret rank 0 makes one and hands it out
+  // through the manager. Nothing set: a 1-rank world.
+  static WorldConfig fromEnvironment(std::shared_ptr<ProcessManager> manager = nullptr);
+  // ZMPI_STARTUP_TIMEOUT_MS (default 30 s): how long forming the world may take.
+  static std::chrono::milliseconds startupTimeoutFromEnvironment();
 };
 
 class World {
@@ -101,6 +109,9 @@ class World {
  private:
   void progressLoop();
   void exchangeAddresses(const WorldConfig& config);
+  // The table from zmpirun's rendezvous (or rank 0's, started by hand): every rank's card.
+  std::vector<std::string> exchangeThroughRendezvous(const WorldConfig& config, const std::string& host,
+                                                     const std::string& card);
 
   int rank_;
   int size_;

@@ -1,5 +1,8 @@
 #include "runtime/zmpid/agent.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <set>
 
@@ -10,6 +13,7 @@
 #include "runtime/common/signals.h"
 #include "transport/errors.h"
 #include "transport/log.h"
+#include "transport/node_address.h"
 
 extern char** environ;
 
@@ -61,7 +65,10 @@ Agent::Agent(const AgentOptions& options, std::optional<Secret> secret)
       router_(zmq::socket_type::router, routerOptions()),
       signals_(openSignalFd({SIGCHLD, SIGTERM, SIGINT, SIGHUP})) {
   std::string error;
-  const auto address = resolveIPv4(options.bindHost, &error);
+  // "auto": started on every node of an allocation by one srun (zmpirun inside Slurm), each
+  // zmpid binds the address its own node publishes.
+  const auto address = options.bindHost == kNodeBindAddress ? transport::nodeAddress(hostName(), false)
+                                                            : resolveIPv4(options.bindHost, &error);
   if (!address) throw std::runtime_error("cannot resolve --bind address '" + options.bindHost + "': " + error);
   // Sends to a peer that is gone fail instead of vanishing silently; zmq's own heartbeats
   // close connections whose host went away, so their queues are freed.
@@ -76,11 +83,13 @@ Agent::Agent(const AgentOptions& options, std::optional<Secret> secret)
 
 int Agent::run() {
   auto logger = log::get("runtime");
+  watchingStdin_ = options_.untilStdinCloses;
   for (;;) {
     if (stopping_ && sessions_.empty()) return 0;
     PollSet set;
     const size_t routerIndex = set.addSocket(router_.raw().handle(), ZMQ_POLLIN);
     const size_t signalIndex = set.addFd(signals_.get(), ZMQ_POLLIN);
+    const size_t stdinIndex = watchingStdin_ ? set.addFd(STDIN_FILENO, ZMQ_POLLIN) : 0;
     std::optional<Clock::time_point> deadline;
     for (auto& [id, session] : sessions_) {
       session->prepare(set);
@@ -93,6 +102,7 @@ int Agent::run() {
     for (auto& [id, session] : sessions_) session->handle(set);
     if (set.readable(routerIndex)) receive();
     if (set.readable(signalIndex)) handleSignals();
+    if (watchingStdin_ && set.readable(stdinIndex)) readStdin();
     const auto now = Clock::now();
     for (auto it = sessions_.begin(); it != sessions_.end();) {
       it->second->tick(now);
@@ -231,6 +241,17 @@ void Agent::handleSignals() {
     for (pid_t pid : session->unreaped()) keep.insert(pid);
   }
   reapStrayChildren(keep);
+}
+
+void Agent::readStdin() {
+  char discarded[256];
+  const ssize_t got = ::read(STDIN_FILENO, discarded, sizeof discarded);
+  if (got > 0 || (got < 0 && errno == EINTR)) return;
+  watchingStdin_ = false;
+  if (stopping_) return;
+  log::get("runtime")->info("standard input closed: ending every job and stopping");
+  stopping_ = true;
+  for (auto& [id, session] : sessions_) session->shutdown();
 }
 
 void Agent::reject(const std::string& why) {

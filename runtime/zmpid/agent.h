@@ -46,6 +46,8 @@ class Agent {
   void refuse(const std::string& routingId, const std::string& session, const std::string& reason, int rank);
   Session::Send sender(const std::string& session, const std::string& routingId);
   void handleSignals();
+  // Standard input readable: at its end (or on an error), stop as on SIGTERM.
+  void readStdin();
   void reject(const std::string& why);
 
   AgentOptions options_;
@@ -58,6 +60,7 @@ class Agent {
   UniqueFd signals_;
   std::map<std::string, std::unique_ptr<Session>> sessions_;  // by session id
   bool stopping_ = false;
+  bool watchingStdin_ = false;  // options_.untilStdinCloses, until it has closed
   // Rejected messages are logged at most once a second, with a count: hostile traffic
   // must not be able to flood the log.
   uint64_t rejectedSinceLog_ = 0;

@@ -35,9 +35,14 @@ AgentParseResult parseAgentCommandLine(int argc, const char* const* argv) {
       "never from the command line. The file must not be accessible by group or others (chmod 600).\n"
       "Without a secret zmpid refuses every launch. ZMPI_LOG_LEVEL=info logs each job.");
   app.set_version_flag("-V,--version", std::string("zmpid (zmpi) ") + ZMPI_VERSION);
-  app.add_option("--bind", bind, "ADDR[:PORT] to listen on (default port 7117; port 0 picks a free one)")->required();
+  app.add_option("--bind", bind,
+                 "ADDR[:PORT] to listen on (default port 7117; port 0 picks a free one); ADDR 'auto': this node's "
+                 "address (the one its name resolves to, else its first non-loopback interface's)")
+      ->required();
   app.add_option("--secret-file", options.secretFile, "File holding the shared secret (mode 600)");
   app.add_option("--max-jobs", options.maxJobs, "Jobs run at once; more are refused")->check(CLI::Range(1, 1024));
+  app.add_flag("--until-stdin-closes", options.untilStdinCloses,
+               "Stop, ending every job, when standard input reaches its end (agents started by srun)");
   app.add_option("--max-clock-skew", skewSeconds, "Seconds a launch request's timestamp may differ from this clock")
       ->check(CLI::Range(1, 3600));
   try {

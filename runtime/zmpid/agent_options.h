@@ -7,12 +7,19 @@
 
 namespace zmpi::runtime {
 
+// --bind auto[:PORT]: the address of this node as a cluster manager's processes publish it
+// (transport/node_address.h), for agents started by srun on every node of an allocation.
+inline constexpr const char* kNodeBindAddress = "auto";
+
 struct AgentOptions {
-  std::string bindHost;  // address (or name resolving to one) of the interface to listen on
+  std::string bindHost;  // address (or name resolving to one) of the interface to listen on, or kNodeBindAddress
   int port = 0;          // 0: any free port (printed at start)
   std::string secretFile;
   int maxJobs = 16;
   std::chrono::seconds maxClockSkew{30};
+  // Stop (as on SIGTERM) when standard input reaches its end: the agents zmpirun starts with
+  // srun end when zmpirun closes srun's stdin, without srun reporting killed tasks.
+  bool untilStdinCloses = false;
 };
 
 struct AgentParseResult {

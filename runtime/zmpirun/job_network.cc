@@ -13,7 +13,8 @@ std::string AgentTarget::describe() const {
   return "host '" + host + "' (" + address + ":" + std::to_string(port) + ")";
 }
 
-JobNetwork planJobNetwork(const std::vector<Host>& hosts, int defaultAgentPort, const std::string& launcherAddress) {
+JobNetwork planJobNetwork(const std::vector<Host>& hosts, int defaultAgentPort, const std::string& launcherAddress,
+                          const std::map<std::string, std::string>& knownAddresses) {
   JobNetwork network;
   network.rendezvousBind = std::string("tcp://") + kLoopback + ":*";
   network.localRankAddress = kLoopback;
@@ -22,7 +23,9 @@ JobNetwork planJobNetwork(const std::vector<Host>& hosts, int defaultAgentPort, 
   for (const Host& host : hosts) {
     if (host.local) continue;
     std::string error;
-    const auto address = resolveIPv4(host.name, &error);
+    const auto known = knownAddresses.find(host.name);
+    const auto address =
+        known != knownAddresses.end() ? std::optional<std::string>(known->second) : resolveIPv4(host.name, &error);
     if (!address) throw NetworkError("host '" + host.name + "' (from " + host.origin + ") does not resolve: " + error);
     (isLoopbackAddress(*address) ? anyLoopback : anyReal) = true;
     network.agents[host.name] = AgentTarget{host.name, *address, host.agentPort.value_or(defaultAgentPort)};

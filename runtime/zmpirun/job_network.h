@@ -35,10 +35,13 @@ struct JobNetwork {
 };
 
 // `hosts`: the hosts that run ranks. `launcherAddress`: ZMPI_LAUNCHER_ADDRESS or empty.
+// `knownAddresses`: hosts whose agent said itself where it listens (agents zmpirun
+// started in a Slurm allocation), taken as they are instead of resolving the name.
 // Throws NetworkError naming the host when a name does not resolve, no route leads to
 // it, or loopback and real addresses are mixed (a loopback address means "this machine"
 // to every host, so it only works when every "host" is this machine).
-JobNetwork planJobNetwork(const std::vector<Host>& hosts, int defaultAgentPort, const std::string& launcherAddress);
+JobNetwork planJobNetwork(const std::vector<Host>& hosts, int defaultAgentPort, const std::string& launcherAddress,
+                          const std::map<std::string, std::string>& knownAddresses = {});
 
 // The rendezvous endpoint a host should connect to: `bound` (tcp://A:P as bound) with
 // its address replaced by `address`.

@@ -9,7 +9,8 @@
 
 namespace zmpi::runtime {
 
-LocalLauncher::LocalLauncher(int stdinSource) : stdinSource_(stdinSource), childExits_(openSignalFd({SIGCHLD})) {
+LocalLauncher::LocalLauncher(int stdinSource, pid_t spared)
+    : stdinSource_(stdinSource), spared_(spared), childExits_(openSignalFd({SIGCHLD})) {
   becomeSubreaper();
 }
 
@@ -59,7 +60,7 @@ void LocalLauncher::finish() {
   stdin_.stop();
   group_.finish();
   // Every rank is reaped: any child still ours is an orphan that escaped the group.
-  if (int ended = endAdoptedOrphans(); ended > 0) {
+  if (int ended = endAdoptedOrphans([this](pid_t child) { return child != spared_; }); ended > 0) {
     log::get("runtime")->debug("ended {} process(es) the ranks left behind outside their group", ended);
   }
 }

@@ -3,6 +3,8 @@
 // own (so one killpg reaches them and whatever they start, and a Ctrl-C at the terminal
 // reaches zmpirun alone, which then ends them in order). Each rank's stdout and stderr are
 // pipes read by the poll loop; zmpirun's stdin goes to one rank, the others get /dev/null.
+#include <sys/types.h>
+
 #include "runtime/common/rank_group.h"
 #include "runtime/common/stdin_forwarder.h"
 #include "runtime/common/unique_fd.h"
@@ -13,7 +15,9 @@ namespace zmpi::runtime {
 class LocalLauncher : public Launcher {
  public:
   // `stdinSource`: the descriptor to forward to the rank that receives stdin (normally 0).
-  explicit LocalLauncher(int stdinSource);
+  // `spared`: a child of zmpirun that is not the job's (the srun of its agents), left alone
+  // when finish() ends whatever the ranks left behind.
+  explicit LocalLauncher(int stdinSource, pid_t spared = 0);
 
   void start(const std::vector<RankLaunch>& ranks) override;
   void prepare(PollSet& set, const LaunchSink& sink) override;
@@ -26,6 +30,7 @@ class LocalLauncher : public Launcher {
 
  private:
   int stdinSource_;
+  pid_t spared_;
   UniqueFd childExits_;  // signalfd for SIGCHLD
   size_t childExitsIndex_ = kNotPolled;
   RankGroup group_;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -28,6 +29,7 @@
 #include "runtime/zmpirun/placement.h"
 #include "runtime/zmpirun/rank_environment.h"
 #include "runtime/zmpirun/remote_launcher.h"
+#include "runtime/zmpirun/slurm_agents.h"
 #include "transport/context.h"
 #include "transport/errors.h"
 #include "transport/job_files.h"
@@ -87,10 +89,41 @@ std::vector<Host> usedHosts(const std::vector<Host>& hosts, const Placement& pla
   return result;
 }
 
+// zmpid beside this zmpirun (bin/ of the build tree or of an installation).
+std::string zmpidBesideUs() {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string("zmpid") : (self.parent_path() / "zmpid").string();
+}
+
+// Inside a Slurm allocation with no host list: agents on its nodes, started by srun, and
+// the allocation's nodes as the hosts (all of them reached through their agent).
+std::vector<Host> allocationHosts(const SlurmAllocation& allocation, const SlurmAgents& agents) {
+  std::vector<Host> hosts;
+  for (const SlurmNode& node : allocation.nodes) {
+    Host host;
+    host.name = node.name;
+    host.slots = node.slots;
+    host.origin = "Slurm allocation " + allocation.jobId;
+    for (const StartedAgent& agent : agents.agents()) {
+      if (agent.node == node.name) host.agentPort = agent.port;
+    }
+    hosts.push_back(std::move(host));
+  }
+  return hosts;
+}
+
+std::map<std::string, std::string> agentAddresses(const SlurmAgents* agents) {
+  std::map<std::string, std::string> addresses;
+  if (agents == nullptr) return addresses;
+  for (const StartedAgent& agent : agents->agents()) addresses[agent.node] = agent.address;
+  return addresses;
+}
+
 std::unique_ptr<Launcher> makeLauncher(const JobNetwork& network, const std::optional<Secret>& secret,
                                        const std::string& jobId, const std::string& jobSecret,
-                                       const MonitorSettings& settings) {
-  auto local = std::make_unique<LocalLauncher>(STDIN_FILENO);
+                                       const MonitorSettings& settings, pid_t agentsSrun) {
+  auto local = std::make_unique<LocalLauncher>(STDIN_FILENO, agentsSrun);
   if (network.agents.empty()) return local;
   RemoteSettings remote;
   remote.jobId = jobId;
@@ -107,10 +140,26 @@ int runJob(const LaunchOptions& options) {
   std::vector<Host> hosts;
   Placement placement;
   const bool oversubscribe = oversubscriptionAllowed(options);
+  // Started agents and their secret, inside a Slurm allocation given no host list.
+  std::unique_ptr<SlurmAgents> allocationAgents;
+  std::optional<Secret> secret;
   try {
-    hosts = resolveHosts(hostEntries(options));
+    std::optional<SlurmAllocation> allocation;
+    if (options.hosts.empty() && options.hostfile.empty()) allocation = slurmAllocation(currentEnvironment());
+    if (allocation) {
+      const std::string agentSecret = newJobSecret();
+      allocationAgents = std::make_unique<SlurmAgents>(
+          *allocation, zmpidBesideUs(), agentSecret,
+          millisecondsFromEnvironment("ZMPI_STARTUP_TIMEOUT_MS", std::chrono::seconds(30)));
+      secret.emplace(agentSecret);
+      hosts = allocationHosts(*allocation, *allocationAgents);
+    } else {
+      hosts = resolveHosts(hostEntries(options));
+    }
     placement = placeRanks(hosts, options.np, oversubscribe, options.mapByNode ? MapBy::Node : MapBy::Slot);
   } catch (const HostfileError& error) {
+    return fail(std::string("zmpirun: ") + error.what());
+  } catch (const AllocationError& error) {
     return fail(std::string("zmpirun: ") + error.what());
   } catch (const PlacementError& error) {
     if (oversubscribe) return fail(messages::maxSlotsExceeded(error.what()));
@@ -120,16 +169,16 @@ int runJob(const LaunchOptions& options) {
   const bool anyLocal = std::any_of(used.begin(), used.end(), [](const Host& h) { return h.local; });
   const bool anyRemote = std::any_of(used.begin(), used.end(), [](const Host& h) { return !h.local; });
   // Read before anything else looks at the environment: loading removes ZMPI_SECRET from it.
-  std::optional<Secret> secret;
   JobNetwork network;
   try {
-    if (anyRemote) {
+    if (anyRemote && !secret) {
       secret = loadSecret();
       const Host& remote = *std::find_if(used.begin(), used.end(), [](const Host& h) { return !h.local; });
       if (!secret) return fail(messages::needsSecret(remote.name, remote.origin));
     }
     const char* launcherAddress = std::getenv("ZMPI_LAUNCHER_ADDRESS");
-    network = planJobNetwork(used, options.agentPort, launcherAddress != nullptr ? launcherAddress : "");
+    network = planJobNetwork(used, options.agentPort, launcherAddress != nullptr ? launcherAddress : "",
+                             agentAddresses(allocationAgents.get()));
   } catch (const SecretError& error) {
     return fail(std::string("zmpirun: ") + error.what());
   } catch (const NetworkError& error) {
@@ -211,7 +260,8 @@ int runJob(const LaunchOptions& options) {
   settings.startupTimeout = startupTimeout;
   int status;
   {
-    std::unique_ptr<Launcher> launcher = makeLauncher(network, secret, jobId, jobSecret, settings);
+    std::unique_ptr<Launcher> launcher =
+        makeLauncher(network, secret, jobId, jobSecret, settings, allocationAgents ? allocationAgents->srunPid() : 0);
     OutputForwarder output(STDOUT_FILENO, STDERR_FILENO, options.tagOutput);
     JobMonitor monitor(*launcher, events, output, rankHosts, settings);
     status = monitor.run(launches);

@@ -3,16 +3,19 @@
 checks the simulation: the thermodynamic table must equal a 1-rank run's (the domain
 decomposition only changes which rank computes what), the atoms must all be there, and the
 total energy of the NVE run must stay put (a lost or corrupted ghost atom shows at once).
-  run_lammps.py ZMPIRUN NP INPUT [VAR=VALUE ...]   (environment of the NP-rank run)
+  run_lammps.py LAUNCHER NP INPUT [VAR=VALUE ...]   (environment of the NP-rank run)
+LAUNCHER is zmpirun's path (run as LAUNCHER -np N), or a command whose last word takes the
+rank count ("srun -N 3 --mpi=pmix -n": run as srun -N 3 --mpi=pmix -n N).
 Exit 77 (skipped) where lmp is not installed (scripts/setup-deps.sh installs it)."""
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 
-zmpirun, np_text, script = sys.argv[1], sys.argv[2], sys.argv[3]
+launcher, np_text, script = shlex.split(sys.argv[1]), sys.argv[2], sys.argv[3]
 ranks = int(np_text)
 extra_env = dict(item.split("=", 1) for item in sys.argv[4:])
 lmp = shutil.which("lmp") or shutil.which("lmp", path="/usr/bin")
@@ -24,7 +27,8 @@ if lmp is None:
 def run(nranks, env_updates):
     env = dict(os.environ, **env_updates)
     with tempfile.TemporaryDirectory(prefix="zmpi-lammps-") as work:  # LAMMPS writes log.lammps
-        result = subprocess.run([zmpirun, "-np", str(nranks), lmp, "-in", script, "-log", "none"], cwd=work,
+        count = ["-np", str(nranks)] if len(launcher) == 1 else [str(nranks)]
+        result = subprocess.run(launcher + count + [lmp, "-in", script, "-log", "none"], cwd=work,
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=240)
     print(f"--- {nranks} rank(s), exit {result.returncode}\n{result.stdout}")
     if result.returncode != 0:
