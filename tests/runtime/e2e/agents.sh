@@ -43,6 +43,13 @@ expect_rc env 0
 expect_text env out "R=0 H=127.0.0.2 B=127.0.0.2 L=0/2 S=none"
 expect_text env out "R=3 H=127.0.0.3 B=127.0.0.3 L=1/2 S=none"
 
+# The Kubeflow MPI Operator's launcher (docker/kubernetes/): no host list on the command
+# line, the hostfile named by OMPI_MCA_orte_default_hostfile, as Open MPI's mpirun reads it.
+OMPI_MCA_orte_default_hostfile="$WORK/hosts" run_job operator -np 4 sh -c 'echo "R=$ZMPI_RANK H=$ZMPI_HOST"'
+expect_rc operator 0
+expect_text operator out "R=0 H=127.0.0.2"
+expect_text operator out "R=3 H=127.0.0.3"
+
 # stdin goes to rank 0 on its remote host through its agent: a few MiB arrive whole
 # (checksum), lines through a pipe arrive in order, the other ranks read /dev/null.
 head -c $((3 * 1024 * 1024 + 4321)) /dev/urandom >"$WORK/input.bin"
