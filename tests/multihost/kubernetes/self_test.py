@@ -1,6 +1,6 @@
 """The validator must fail on broken manifests, not only pass the good one: each case
 breaks a copy of the MPIJob one way (or adds a document) and names the message expected.
-A case whose copy passes, or fails for another reason, fails the self-test."""
+A case whose copy passes, or fails without the message expected, fails the self-test."""
 
 import copy
 
@@ -78,6 +78,8 @@ BROKEN = [
     ("workers running sshd", lambda j: set_command(worker(j), ["/usr/sbin/sshd", "-De"]), "must run zmpid"),
     ("zmpid on every address", lambda j: replace_in_command(worker(j), "$(POD_IP):7117", "0.0.0.0:7117"),
      "bind the pod's own address"),
+    ("$(POD_IP) from nowhere", lambda j: worker(j)["containers"][0]["env"].pop(0),
+     "env POD_IP is not valueFrom fieldRef status.podIP"),
     ("no readiness probe", lambda j: worker(j)["containers"][0].pop("readinessProbe"), "needs a readinessProbe"),
     ("a probe on another port",
      lambda j: worker(j)["containers"][0]["readinessProbe"]["tcpSocket"].update(port=7118),
@@ -121,6 +123,7 @@ GOOD = [
     ("more ranks with --oversubscribe",
      lambda j: (replace_in_command(launcher(j), str(np_of(j)), str(np_of(j) * 2)),
                 insert_options(launcher(j), "--oversubscribe")) and None),
+    ("zmpid on its default port", lambda j: replace_in_command(worker(j), "$(POD_IP):7117", "$(POD_IP)")),
     ("a Secret and a ConfigMap alongside", lambda j: [
         secret_doc(j, SECRET), {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "b"}}]),
     ("the secret projected with its own mode", lambda j: worker(j)["volumes"][0]["secret"].update(

@@ -120,7 +120,7 @@ class Rules:
         if bind is None:
             self.fail(where, "zmpid has no --bind ADDR:PORT")
         else:
-            host, _, text = bind.rpartition(":")
+            host, _, text = bind.rpartition(":") if ":" in bind else (bind, ":", str(self.default_port))
             port = int(text) if text.isdigit() else None
             if not host or port is None:
                 self.fail(where, f"--bind '{bind}' is not ADDR:PORT")
