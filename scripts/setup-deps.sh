@@ -17,6 +17,7 @@ packages=(
   iproute2 procps psmisc       # netns multi-host test, process checks
   gdb                          # backtraces of core dumps a crashed test leaves (scripts/test.sh)
   docker-compose               # only to validate docker/docker-compose.yml, no engine
+  python3-yaml python3-jsonschema  # to validate docker/kubernetes/ offline (tests/multihost/kubernetes)
   clang libclang-rt-14-dev     # libFuzzer targets, the ASan+UBSan and TSan builds
   clang-tidy-22 cppcheck       # scripts/lint.sh (clang-tidy 22: it skips system headers, half the CPU of 14)
   lammps python3-mpi4py python3-numpy libcoarrays-openmpi-dev  # tests/apps: Open MPI applications run unchanged on zmpi

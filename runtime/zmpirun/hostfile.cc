@@ -58,6 +58,17 @@ std::vector<HostEntry> parseHostfile(std::istream& in, const std::string& fileNa
     if (!validHostName(entry.name) || entry.name.find('=') != std::string::npos) {
       fail("'" + entry.name + "' is not a host name");
     }
+    // MPICH's and Intel MPI's "host:N", which the Kubeflow MPI Operator writes for them. Only
+    // with one colon: a name with more is an address of another kind, left whole.
+    if (const size_t colon = entry.name.find(':');
+        colon != std::string::npos && colon == entry.name.rfind(':') && colon > 0) {
+      int value = 0;
+      if (!parsePositive(entry.name.substr(colon + 1), value)) {
+        fail("slots in '" + entry.name + "' must be a positive integer (host:N)");
+      }
+      entry.slots = value;
+      entry.name.erase(colon);
+    }
     for (size_t i = 1; i < tokens.size(); ++i) {
       const std::string& token = tokens[i];
       const size_t equals = token.find('=');
@@ -69,6 +80,8 @@ std::vector<HostEntry> parseHostfile(std::istream& in, const std::string& fileNa
       int value = 0;
       if (key == "slots" || key == "cpu" || key == "count") {
         if (!parsePositive(text, value)) fail("slots must be a positive integer, found '" + token + "'");
+        // A name shortened above had its slots as host:N already.
+        if (entry.name != tokens[0]) fail("slots given twice: '" + tokens[0] + "' and '" + token + "'");
         entry.slots = value;
       } else if (key == "max_slots" || key == "max-slots") {
         if (!parsePositive(text, value)) fail("max_slots must be a positive integer, found '" + token + "'");

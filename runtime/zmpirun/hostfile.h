@@ -27,6 +27,7 @@ class HostfileError : public std::runtime_error {
 // Parses Open MPI's hostfile format: one host per line, optionally followed by slots=N
 // (aliases cpu=N, count=N), max_slots=N and agent_port=N (zmpi's own: the port of that
 // host's zmpid when it is not the default); '#' starts a comment; blank lines are skipped.
+// "host:N" (MPICH's hostfile format) gives the slots too.
 std::vector<HostEntry> parseHostfile(std::istream& in, const std::string& fileName);
 // Opens and parses `fileName`; an unreadable file is a HostfileError too.
 std::vector<HostEntry> readHostfile(const std::string& fileName);

@@ -64,7 +64,15 @@ std::vector<HostEntry> hostEntries(const LaunchOptions& options) {
   if (!options.hostfile.empty() && !options.hosts.empty()) {
     throw HostfileError("--host and --hostfile together are not supported; use one of them");
   }
-  if (!options.hostfile.empty()) return readHostfile(options.hostfile);
+  if (!options.hostfile.empty()) {
+    try {
+      return readHostfile(options.hostfile);
+    } catch (const HostfileError& error) {
+      // A hostfile nobody named on the command line: say where its name came from.
+      if (options.hostfileVariable.empty()) throw;
+      throw HostfileError(std::string(error.what()) + " (named by " + options.hostfileVariable + ")");
+    }
+  }
   std::vector<HostEntry> entries;
   for (const std::string& list : options.hosts) {
     for (HostEntry& entry : parseHostList(list)) entries.push_back(std::move(entry));

@@ -19,8 +19,10 @@ The first argument that is not an option is the program; it and everything after
 passed to the ranks untouched. Open MPI's single-dash spellings (-np 4, -host a,b,
 -hostfile f, -oversubscribe, ...) are accepted too.
 
-Slots: with no -H and no --hostfile the job runs on this machine, one slot per core, and
-more ranks than cores still run (they share the cores; --nooversubscribe refuses them).
+Slots: with no -H and no --hostfile (nor OMPI_MCA_orte_default_hostfile or
+PRTE_MCA_prte_default_hostfile naming a hostfile, as with Open MPI) the job runs on this
+machine, one slot per core, and more ranks than cores still run (they share the cores;
+--nooversubscribe refuses them).
 Slots given by -H host:N (N defaults to 1) or a hostfile are a limit: more ranks are
 refused unless --oversubscribe (or OMPI_MCA_rmaps_base_oversubscribe=1, ZMPI_OVERSUBSCRIBE=1).
 
@@ -28,6 +30,7 @@ zmpirun's stdin goes to rank 0 (--stdin R for another), also when that rank runs
 another host; the other ranks read /dev/null.
 
 Hostfile lines look like Open MPI's:  <host> [slots=N] [max_slots=N] [agent_port=N]   # comment
+(or MPICH's <host>:N).
 
 Hosts other than this machine are reached through their zmpid agent (default port 7117);
 zmpirun and the agents share a secret: ZMPI_SECRET_FILE (a file only you can read) or
@@ -154,7 +157,9 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
   app.add_option("-H,--host", options.hosts, "Hosts to run on, as host[:slots],... (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
-  app.add_option("--hostfile,--machinefile", options.hostfile, "File of hosts, one '<host> slots=N' per line");
+  app.add_option("--hostfile,--machinefile", options.hostfile,
+                 "File of hosts, one '<host> slots=N' per line (default: $OMPI_MCA_orte_default_hostfile, else "
+                 "$PRTE_MCA_prte_default_hostfile, unless -H is given)");
   app.add_option("-x", options.exports, "Export VAR (or set VAR=value) in the ranks' environment (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
@@ -242,6 +247,17 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
       if (used != stdinTarget.size() || options.stdinRank < 0) throw std::invalid_argument(stdinTarget);
     } catch (const std::exception&) {
       return {std::nullopt, fail("--stdin takes a rank number or 'none', not '" + stdinTarget + "'")};
+    }
+  }
+  if (options.hosts.empty() && options.hostfile.empty()) {
+    for (const char* name : kDefaultHostfileVariables) {
+      const char* value = std::getenv(name);
+      if (value == nullptr || *value == '\0') continue;
+      if (std::strcmp(value, "none") != 0) {
+        options.hostfile = value;
+        options.hostfileVariable = name;
+      }
+      break;
     }
   }
   options.mapByNode = mapBy == "node";

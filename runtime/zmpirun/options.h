@@ -18,6 +18,7 @@ struct LaunchOptions {
   int np = 0;                      // 0: one rank per slot
   std::vector<std::string> hosts;  // -H values as given ("a:2,b")
   std::string hostfile;
+  std::string hostfileVariable;      // the variable that named `hostfile` when no -H/--hostfile did, for messages
   std::vector<std::string> exports;  // -x values as given ("VAR" or "VAR=value")
   Oversubscribe oversubscribe = Oversubscribe::Default;
   bool tagOutput = false;
@@ -45,6 +46,14 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
 // -np 4 ./prog` just works on a 2-core machine); slots given by -H or a hostfile are a
 // limit (Open MPI's rule) unless --oversubscribe. --nooversubscribe makes both strict.
 bool oversubscriptionAllowed(const LaunchOptions& options);
+
+// Open MPI's default hostfile, as schedulers and the Kubeflow MPI Operator set it in the
+// environment (OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile): Open MPI 4's MCA
+// variable, then Open MPI 5's (PRRTE's). The first one set decides; "none" means no
+// default hostfile, as with Open MPI. zmpirun reads it only when neither -H nor --hostfile
+// is given: those replace it (Open MPI would filter the default hostfile's hosts by them).
+inline constexpr const char* kDefaultHostfileVariables[] = {"OMPI_MCA_orte_default_hostfile",
+                                                            "PRTE_MCA_prte_default_hostfile"};
 
 // The version line, "zmpirun (zmpi) 0.1.0".
 std::string versionText();

@@ -50,6 +50,26 @@ TEST_CASE("hostfile: bad lines are errors naming the file and line") {
   CHECK(errorOf("no$host slots=1\n").find("line 1: 'no$host' is not a host name") != std::string::npos);
 }
 
+TEST_CASE("hostfile: what the Kubeflow MPI Operator writes, for Open MPI and for MPICH/Intel MPI") {
+  const auto openMpi = parse(
+      "mpijob-worker-0.mpijob.default.svc slots=2\n"
+      "mpijob-worker-1.mpijob.default.svc slots=2\n");
+  REQUIRE(openMpi.size() == 2);
+  CHECK(openMpi[1].name == "mpijob-worker-1.mpijob.default.svc");
+  CHECK(openMpi[1].slots == 2);
+  const auto mpich = parse("mpijob-worker-0.mpijob.default.svc:4\nnode2:1 max_slots=3 # c\n");
+  REQUIRE(mpich.size() == 2);
+  CHECK(mpich[0].name == "mpijob-worker-0.mpijob.default.svc");
+  CHECK(mpich[0].slots == 4);
+  CHECK(mpich[1].name == "node2");
+  CHECK(mpich[1].slots == 1);
+  CHECK(mpich[1].maxSlots == 3);
+  CHECK(errorOf("node1:0\n").find("line 1: slots in 'node1:0' must be a positive integer (host:N)") !=
+        std::string::npos);
+  CHECK(errorOf("node1:x\n").find("must be a positive integer (host:N)") != std::string::npos);
+  CHECK(errorOf("node1:2 slots=3\n").find("slots given twice: 'node1:2' and 'slots=3'") != std::string::npos);
+}
+
 TEST_CASE("hostfile: an unreadable file is a clear error") {
   try {
     readHostfile("/nonexistent/zmpi-hosts");

@@ -154,3 +154,47 @@ TEST_CASE("options: ZMPI_AGENT_PORT must be a whole port number") {
   REQUIRE(good.options);
   CHECK(good.options->agentPort == 7200);
 }
+
+TEST_CASE("options: OMPI_MCA_orte_default_hostfile names the hostfile when no -H or --hostfile does") {
+  {
+    ScopedVariable set("OMPI_MCA_orte_default_hostfile", "/etc/mpi/hostfile");
+    const auto fromEnvironment = parseArgs({"-np", "4", "p"});
+    REQUIRE(fromEnvironment.options);
+    CHECK(fromEnvironment.options->hostfile == "/etc/mpi/hostfile");
+    CHECK(fromEnvironment.options->hostfileVariable == "OMPI_MCA_orte_default_hostfile");
+    // Its slots are a limit, as those of any hostfile.
+    CHECK_FALSE(oversubscriptionAllowed(*fromEnvironment.options));
+    // The command line wins, as with Open MPI.
+    const auto hostfile = parseArgs({"--hostfile", "mine", "p"});
+    CHECK(hostfile.options->hostfile == "mine");
+    CHECK(hostfile.options->hostfileVariable.empty());
+    const auto hosts = parseArgs({"-H", "a:2", "p"});
+    CHECK(hosts.options->hostfile.empty());
+    CHECK(oversubscriptionAllowed(*parseArgs({"-np", "4", "--oversubscribe", "p"}).options));
+  }
+  CHECK(parseArgs({"p"}).options->hostfile.empty());
+}
+
+TEST_CASE("options: PRTE_MCA_prte_default_hostfile (Open MPI 5) comes second; 'none' means none") {
+  {
+    ScopedVariable prte("PRTE_MCA_prte_default_hostfile", "/prte/hosts");
+    CHECK(parseArgs({"p"}).options->hostfile == "/prte/hosts");
+    CHECK(parseArgs({"p"}).options->hostfileVariable == "PRTE_MCA_prte_default_hostfile");
+    {
+      ScopedVariable ompi("OMPI_MCA_orte_default_hostfile", "/ompi/hosts");
+      CHECK(parseArgs({"p"}).options->hostfile == "/ompi/hosts");
+    }
+    {
+      ScopedVariable ompi("OMPI_MCA_orte_default_hostfile", "none");  // the first one set decides
+      const auto none = parseArgs({"-np", "8", "p"});
+      CHECK(none.options->hostfile.empty());
+      CHECK(oversubscriptionAllowed(*none.options));
+    }
+    {
+      ScopedVariable empty("OMPI_MCA_orte_default_hostfile", "");  // empty is unset
+      CHECK(parseArgs({"p"}).options->hostfile == "/prte/hosts");
+    }
+  }
+  ScopedVariable prte("PRTE_MCA_prte_default_hostfile", "none");
+  CHECK(parseArgs({"p"}).options->hostfile.empty());
+}

@@ -2,7 +2,8 @@
 # Two "hosts" on this machine: zmpid agents bound to 127.0.0.2 and 127.0.0.3 (each its own
 # ZMPI_HOST, so ranks on them count as being on different hosts), started by zmpirun
 # through the agents. Checks the bootstrap each remote rank gets, a real MPI program using
-# tcp between the hosts and the same-host path within one, and every way a multi-host job
+# tcp between the hosts and the same-host path within one, the Kubeflow MPI Operator's way
+# to name hosts and mount the secret (docker/kubernetes/), and every way a multi-host job
 # fails: wrong secret, no secret, nothing listening, a remote rank's death, an agent's
 # death, zmpirun's death, garbage on the agent's port.
 source "$(dirname "$0")/lib.sh"
@@ -11,8 +12,16 @@ source "$(dirname "$0")/agents_lib.sh"
 
 declare -A ADDRESS=([a]=127.0.0.2 [b]=127.0.0.3 [wrong]=127.0.0.2 [none]=127.0.0.3)
 
+# Agent b reads the secret the way a Kubernetes Secret volume presents it
+# (docker/kubernetes/): the name a symlink to ..data/secret, ..data one to the directory of
+# the current version, the file mode 0400.
+KUBE_SECRET="$WORK/kube-secret/secret"
+mkdir -p "$WORK/kube-secret/..2026_01_01_00_00_00.1"
+install -m 400 "$SECRET" "$WORK/kube-secret/..2026_01_01_00_00_00.1/secret"
+ln -s ..2026_01_01_00_00_00.1 "$WORK/kube-secret/..data"
+ln -s ..data/secret "$KUBE_SECRET"
 start_agent a 127.0.0.2 --secret-file "$SECRET" || finish
-start_agent b 127.0.0.3 --secret-file "$SECRET" || finish
+start_agent b 127.0.0.3 --secret-file "$KUBE_SECRET" || finish
 hostfile "$WORK/hosts" a b
 
 # A job across both hosts: every rank joins, output comes back line by line.
@@ -42,6 +51,14 @@ run_job env -np 4 --hostfile "$WORK/hosts" sh -c 'echo "R=$ZMPI_RANK H=$ZMPI_HOS
 expect_rc env 0
 expect_text env out "R=0 H=127.0.0.2 B=127.0.0.2 L=0/2 S=none"
 expect_text env out "R=3 H=127.0.0.3 B=127.0.0.3 L=1/2 S=none"
+
+# The Kubeflow MPI Operator's launcher (docker/kubernetes/): no host list on the command
+# line, the hostfile named by OMPI_MCA_orte_default_hostfile, as Open MPI's mpirun reads it;
+# the secret from a Kubernetes-style Secret volume.
+ZMPI_SECRET_FILE="$KUBE_SECRET" OMPI_MCA_orte_default_hostfile="$WORK/hosts" run_job operator -np 4 sh -c 'echo "R=$ZMPI_RANK H=$ZMPI_HOST"'
+expect_rc operator 0
+expect_text operator out "R=0 H=127.0.0.2"
+expect_text operator out "R=3 H=127.0.0.3"
 
 # stdin goes to rank 0 on its remote host through its agent: a few MiB arrive whole
 # (checksum), lines through a pipe arrive in order, the other ranks read /dev/null.

@@ -27,6 +27,40 @@ run_job missing --hostfile "$WORK/nonexistent" -np 1 "$FAKE_RANK" ok
 expect_rc missing 1
 expect_text missing err "cannot open hostfile '$WORK/nonexistent'"
 
+# Open MPI's default hostfile from the environment, as the Kubeflow MPI Operator sets it
+# (OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile); PRRTE's name for Open MPI 5.
+export OMPI_MCA_orte_default_hostfile="$WORK/good"
+run_job envfile -np 3 "$FAKE_RANK" ok
+expect_rc envfile 0
+expect_lines envfile out "of 3" 3
+run_job envslots -np 4 "$FAKE_RANK" ok # its slots are a limit, as any hostfile's
+expect_rc envslots 1
+expect_text envslots err "not enough slots available in the system to satisfy the 4"
+export OMPI_MCA_orte_default_hostfile="$WORK/nonexistent"
+run_job envmissing -np 1 "$FAKE_RANK" ok
+expect_rc envmissing 1
+expect_text envmissing err "cannot open hostfile '$WORK/nonexistent' (named by OMPI_MCA_orte_default_hostfile)"
+run_job envH -H localhost:1 -np 1 "$FAKE_RANK" ok # the command line wins
+expect_rc envH 0
+run_job envhostfile --hostfile "$WORK/good" -np 3 "$FAKE_RANK" ok
+expect_rc envhostfile 0
+export OMPI_MCA_orte_default_hostfile=none PRTE_MCA_prte_default_hostfile="$WORK/nonexistent"
+run_job envnone -np 5 "$FAKE_RANK" ok # "none": this machine, oversubscribed
+expect_rc envnone 0
+unset OMPI_MCA_orte_default_hostfile
+run_job envprte -np 1 "$FAKE_RANK" ok
+expect_rc envprte 1
+expect_text envprte err "(named by PRTE_MCA_prte_default_hostfile)"
+# The operator's format for MPICH and Intel MPI: host:N.
+printf 'localhost:2\n' >"$WORK/colon"
+export PRTE_MCA_prte_default_hostfile="$WORK/colon"
+run_job envcolon -np 2 "$FAKE_RANK" ok
+expect_rc envcolon 0
+expect_lines envcolon out "of 2" 2
+run_job envcolon3 -np 3 "$FAKE_RANK" ok
+expect_rc envcolon3 1
+unset PRTE_MCA_prte_default_hostfile
+
 # Other hosts are started through their zmpid agents (tests: agents.sh), which takes the
 # secret they share with zmpirun: without one, nothing is attempted.
 unset ZMPI_SECRET_FILE ZMPI_SECRET
