@@ -37,9 +37,10 @@ class Pmi2Client final : public ProcessManager {
     struct Start {
       int status, spawned, size, rank, appnum;
     };
-    const auto start = runWithDeadline(timeout, [this] {
+    // The calls may outlive this object (a server that never answers): they take copies.
+    const auto start = runWithDeadline(timeout, [init = pmi_.init] {
       Start s{};
-      s.status = pmi_.init(&s.spawned, &s.size, &s.rank, &s.appnum);
+      s.status = init(&s.spawned, &s.size, &s.rank, &s.appnum);
       return s;
     });
     if (!start) fail(MPI_ERR_OTHER, "MPI_Init: the PMI-2 server (PMI_FD) did not answer PMI2_Init in time");
@@ -103,7 +104,7 @@ class Pmi2Client final : public ProcessManager {
   }
 
   void fenceWithin(std::chrono::milliseconds timeout, const std::string& key) {
-    const auto status = runWithDeadline(timeout, [this] { return pmi_.fence(); });
+    const auto status = runWithDeadline(timeout, [fence = pmi_.fence] { return fence(); });
     if (!status) {
       fail(MPI_ERR_OTHER, describe("the fence after publishing key " + key + " did not complete within " +
                                    std::to_string(timeout.count()) + " ms: some rank never reached MPI_Init"));

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 
 #include "mpi/core/error.h"
@@ -74,7 +75,9 @@ class PmixClient final : public ProcessManager {
   explicit PmixClient(std::chrono::milliseconds timeout) : library_("libpmix.so.2", "PMIx"), pmix_(library_) {
     std::memset(&self_, 0, sizeof self_);
     const char* space = std::getenv("PMIX_NAMESPACE");
-    const auto status = runWithDeadline(timeout, [this] { return pmix_.init(&self_, nullptr, 0); });
+    // The call may outlive this object (a server that never answers): it fills its own.
+    auto proc = std::make_shared<pmix_proc_t>(self_);
+    const auto status = runWithDeadline(timeout, [init = pmix_.init, proc] { return init(proc.get(), nullptr, 0); });
     if (!status) {
       fail(MPI_ERR_OTHER, "MPI_Init: the PMIx server of namespace " + std::string(space ? space : "?") +
                               " did not answer PMIx_Init within " + std::to_string(timeout.count()) + " ms");
@@ -84,6 +87,7 @@ class PmixClient final : public ProcessManager {
                               "): " + pmix_.errorString(*status) + "; is the manager's PMIx server running?");
     }
     initialized_ = true;
+    self_ = *proc;
     identity_.rank = static_cast<int>(self_.rank);
     identity_.jobId = self_.nspace;
     pmix_proc_t job = self_;
@@ -145,9 +149,9 @@ class PmixClient final : public ProcessManager {
   }
 
   void fenceWithin(std::chrono::milliseconds timeout, bool collect, const std::string& key) {
-    const auto status = runWithDeadline(timeout, [this, collect] {
+    const auto status = runWithDeadline(timeout, [fence = pmix_.fence, collect] {
       pmix_info_t info = flagInfo(PMIX_COLLECT_DATA, collect);
-      return pmix_.fence(nullptr, 0, &info, 1);
+      return fence(nullptr, 0, &info, 1);
     });
     if (!status) {
       fail(MPI_ERR_OTHER, describe("the fence after publishing key " + key + " did not complete within " +
