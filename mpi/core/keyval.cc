@@ -256,15 +256,6 @@ void deleteAll(AttributeKind kind, void* handle, AttributeStore& values) {
   if (firstError != MPI_SUCCESS) failCallback(firstError, "delete", failedKeyval);
 }
 
-int intFromEnvironment(const char* name, int fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 0 || value > INT_MAX) return fallback;
-  return static_cast<int>(value);
-}
-
 // MPI_COMM_WORLD's predefined attributes, attached the first time anything looks at its
 // attributes (the world is built before this layer is involved). Values are Open MPI's:
 // MPI_HOST is MPI_PROC_NULL (no host process), every rank may do I/O (MPI_ANY_SOURCE),
@@ -279,8 +270,8 @@ void ensurePredefined(Communicator& comm) {
       {MPI_HOST, MPI_PROC_NULL},
       {MPI_IO, MPI_ANY_SOURCE},
       {MPI_WTIME_IS_GLOBAL, 0},
-      {MPI_APPNUM, intFromEnvironment("ZMPI_APPNUM", 0)},
-      {MPI_UNIVERSE_SIZE, intFromEnvironment("ZMPI_UNIVERSE_SIZE", comm.world().size())},
+      {MPI_APPNUM, comm.world().appNum()},
+      {MPI_UNIVERSE_SIZE, comm.world().universeSize()},
       {MPI_LASTUSEDCODE, MPI_ERR_LASTCODE},  // refreshed by MPI_Comm_get_attr
   };
   for (const auto& [keyval, value] : values) store(r, comm.attributes, keyval, const_cast<int*>(internedInt(value)));

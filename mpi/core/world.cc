@@ -66,6 +66,8 @@ WorldConfig WorldConfig::fromEnvironment(std::shared_ptr<ProcessManager> manager
           "zmpi.secret", self.rank == 0 ? freshJobSecret() : std::string(), config.startupTimeout);
       config.linkKeys = jobKeysFromSecret(secret);
     }
+    config.universeSize = self.universeSize;
+    config.appNum = self.appNum;
     config.manager = std::move(manager);
     return config;
   }
@@ -88,6 +90,8 @@ WorldConfig WorldConfig::fromEnvironment(std::shared_ptr<ProcessManager> manager
                             " is not a rank of a world of ZMPI_SIZE=" + std::to_string(config.size));
   }
   config.jobId = environmentString("ZMPI_JOB_ID");
+  config.universeSize = static_cast<int>(environmentNumber("ZMPI_UNIVERSE_SIZE", 0));
+  config.appNum = static_cast<int>(environmentNumber("ZMPI_APPNUM", 0));
   config.rendezvous = environmentString("ZMPI_RENDEZVOUS");
   config.host = environmentString("ZMPI_HOST");
   config.bindAddress = environmentString("ZMPI_BIND_ADDRESS", "127.0.0.1");
@@ -102,6 +106,8 @@ WorldConfig WorldConfig::fromEnvironment(std::shared_ptr<ProcessManager> manager
 World::World(const WorldConfig& config)
     : rank_(config.rank),
       size_(config.size),
+      universeSize_(config.universeSize > 0 ? config.universeSize : config.size),
+      appNum_(config.appNum),
       mock_(config.mock != nullptr),
       jobId_(config.jobId.empty() ? freshJobId() : config.jobId),
       jobHash_(transport::jobHashOf(jobId_)) {

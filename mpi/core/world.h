@@ -45,6 +45,8 @@ struct WorldConfig {
   // Set: a cluster manager (PMIx, PMI-2) started the ranks; its key-value exchange, not a
   // rendezvous, gives every rank the table.
   std::shared_ptr<ProcessManager> manager;
+  int universeSize = 0;  // MPI_UNIVERSE_SIZE (ZMPI_UNIVERSE_SIZE, or the manager's); 0: `size`
+  int appNum = 0;        // MPI_APPNUM (ZMPI_APPNUM, or the manager's)
 
   // ZMPI_RANK, ZMPI_SIZE, ZMPI_JOB_ID, ZMPI_RENDEZVOUS, ZMPI_HOST, ZMPI_BIND_ADDRESS,
   // ZMPI_STARTUP_TIMEOUT_MS; ZMPI_LAUNCHED unset with size > 1 means "started by hand":
@@ -65,6 +67,8 @@ class World {
 
   int rank() const { return rank_; }
   int size() const { return size_; }
+  int universeSize() const { return universeSize_; }
+  int appNum() const { return appNum_; }
   bool mock() const { return mock_; }
   const std::string& jobId() const { return jobId_; }
   const std::string& host() const { return hosts_[static_cast<size_t>(rank_)]; }
@@ -115,6 +119,8 @@ class World {
 
   int rank_;
   int size_;
+  int universeSize_;
+  int appNum_;
   bool mock_;
   std::string jobId_;
   uint64_t jobHash_;

@@ -51,6 +51,7 @@ class Pmi2Client final : public ProcessManager {
     initialized_ = true;
     identity_.rank = start->rank;
     identity_.size = start->size;
+    identity_.appNum = start->appnum;
     char id[PMI2_MAX_VALLEN] = {};
     if (pmi_.jobId(id, sizeof id) != PMI2_SUCCESS) fail(MPI_ERR_OTHER, describe("PMI2_Job_GetId failed"));
     identity_.jobId = std::string("pmi2-") + id;

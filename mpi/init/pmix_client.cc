@@ -98,6 +98,8 @@ class PmixClient final : public ProcessManager {
     identity_.localRank = static_cast<int>(integerKey(self_, PMIX_LOCAL_RANK).value_or(-1));
     identity_.localSize = static_cast<int>(integerKey(job, PMIX_LOCAL_SIZE).value_or(0));
     identity_.node = stringKey(self_, PMIX_HOSTNAME).value_or("");
+    identity_.universeSize = static_cast<int>(integerKey(job, PMIX_UNIV_SIZE).value_or(0));
+    identity_.appNum = static_cast<int>(integerKey(self_, PMIX_APPNUM).value_or(0));
   }
 
   ~PmixClient() override { finalize(); }

@@ -14,10 +14,12 @@ namespace zmpi::mpi {
 struct ProcessIdentity {
   int rank = 0;
   int size = 1;
-  int localRank = -1;  // -1: the manager did not say
-  int localSize = 0;   // 0: the manager did not say
-  std::string jobId;   // unique per job step (PMIx namespace, PMI-2 job id)
-  std::string node;    // the manager's name for this node; empty: not given
+  int localRank = -1;    // -1: the manager did not say
+  int localSize = 0;     // 0: the manager did not say
+  std::string jobId;     // unique per job step (PMIx namespace, PMI-2 job id)
+  std::string node;      // the manager's name for this node; empty: not given
+  int universeSize = 0;  // MPI_UNIVERSE_SIZE: slots the manager offers; 0: not given
+  int appNum = 0;        // MPI_APPNUM: which program of an MPMD launch
 };
 
 class ProcessManager {

@@ -1,6 +1,7 @@
 /* Where the ranks of a job run, and that they can talk: every rank sends its node's name
  * to rank 0, which prints "size=N nodes=K ok library=L" (K distinct MPI_Get_processor_name
- * values; L the first word of MPI_Get_library_version: which MPI the program loaded);
+ * values; L the first word of MPI_Get_library_version: which MPI the program loaded) and
+ * MPI_UNIVERSE_SIZE;
  * then a ring of messages and an allreduce check every path between them. Exit 0 only if
  * every check holds. zmpi-test-ranks: 4 */
 #include <mpi.h>
@@ -41,7 +42,11 @@ int main(int argc, char** argv) {
     int libraryLength = 0;
     MPI_Get_library_version(library, &libraryLength);
     library[strcspn(library, " ,\n")] = '\0';
-    printf("size=%d nodes=%d %s library=%s\n", size, nodes, all ? "ok" : "FAILED", library);
+    int* universe = NULL;
+    int found = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe, &found);
+    printf("size=%d nodes=%d %s library=%s universe=%d\n", size, nodes, all ? "ok" : "FAILED", library,
+           found ? *universe : -1);
   }
   MPI_Finalize();
   return all ? 0 : 1;
