@@ -1,5 +1,6 @@
 /* Every collective across an intercommunicator, blocking and nonblocking (the same checks
- * run twice, the second time as MPI_I... + MPI_Wait): barrier; bcast, gather(v),
+ * run twice, the second time as MPI_I... + MPI_Wait; named coll_ so that it runs over tcp
+ * too, mpi.tcp.coll_inter): barrier; bcast, gather(v),
  * scatter(v), reduce with MPI_ROOT / MPI_PROC_NULL roots, in both directions; allgather(v),
  * alltoall(v/w), allreduce, reduce_scatter(_block) across the groups, which are uneven and
  * interleaved in the world (inter_comms.h). Derived datatypes where packing matters.
@@ -219,12 +220,19 @@ int main(int argc, char** argv) {
   checkEverything(&x);
   nonblocking = 1;
   checkEverything(&x);
-  /* The same on a dup and on a split of the intercommunicator. */
+  /* The same on a dup of the intercommunicator. */
   Inter d = x;
   MPI_Comm_dup(x.inter, &d.inter);
   nonblocking = 0;
   checkEverything(&d);
+  /* A nonblocking call outlives MPI_Comm_free of its intercommunicator (MPI-3.1 6.4.3). */
+  int me = worldRank(), got[64];
+  MPI_Request requests[2];
+  MPI_Iallgather(&me, 1, MPI_INT, got, 1, MPI_INT, d.inter, &requests[0]);
+  MPI_Ibarrier(d.inter, &requests[1]);
   MPI_Comm_free(&d.inter);
+  MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+  for (int j = 0; j < x.remoteSize; ++j) CHECK_EQ_INT(got[j], x.remoteWorld[j]);
   freeInter(&x);
   MPI_Finalize();
   return 0;
