@@ -18,8 +18,8 @@ namespace {
 // The leaders' exchange: each sends its length, then its ints, and receives the other's
 // (Sendrecv, so the two leaders never both wait in a send). Runs at the local leader only,
 // where the standard makes peer_comm and remote_leader significant.
-LeaderExchange exchangeThrough(MPI_Comm peerComm, int remoteLeader, int tag) {
-  return [=](const std::vector<int>& mine) {
+LeaderExchange exchangeThrough(Communicator& local, MPI_Comm peerComm, int remoteLeader, int tag) {
+  return [=, &local](const std::vector<int>& mine) {
     if (peerComm == MPI_COMM_NULL) fail(MPI_ERR_COMM, "peer_comm is MPI_COMM_NULL at the local leader");
     Communicator& peer = *communicatorOf(peerComm);
     if (peer.isInter()) fail(MPI_ERR_COMM, "peer_comm is an intercommunicator");
@@ -27,7 +27,12 @@ LeaderExchange exchangeThrough(MPI_Comm peerComm, int remoteLeader, int tag) {
       fail(MPI_ERR_RANK, "remote_leader " + std::to_string(remoteLeader) + " is not a rank of peer_comm (size " +
                              std::to_string(peer.size()) + ")");
     }
-    if (remoteLeader == peer.rank()) fail(MPI_ERR_RANK, "remote_leader is the local leader itself");
+    // A remote leader inside the local group would never take part in the exchange (it
+    // waits for its own leader): refuse it rather than wait forever.
+    if (local.group().rankOfWorld(peer.worldRankOf(remoteLeader)) != MPI_UNDEFINED) {
+      fail(MPI_ERR_RANK, "remote_leader " + std::to_string(remoteLeader) +
+                             " of peer_comm is a member of the local group, not of the remote one");
+    }
     sendTagArg(tag);
     int lengths[2] = {static_cast<int>(mine.size()), 0};
     int rc = PMPI_Sendrecv(&lengths[0], 1, MPI_INT, remoteLeader, tag, &lengths[1], 1, MPI_INT, remoteLeader, tag,
@@ -56,7 +61,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
                              std::to_string(local.size()) + ")");
     }
     std::unique_ptr<Communicator> inter =
-        createIntercomm(local, local_leader, exchangeThrough(peer_comm, remote_leader, tag));
+        createIntercomm(local, local_leader, exchangeThrough(local, peer_comm, remote_leader, tag));
     *newintercomm = inter.release()->publish();
     return MPI_SUCCESS;
   });

@@ -209,8 +209,10 @@ static void checkErrors(const Inter* x) {
   CHECK_EQ_INT(errorClass(MPI_Bcast(&a, 1, MPI_INT, x->remoteSize, x->inter)), MPI_ERR_ROOT);
   CHECK_EQ_INT(errorClass(MPI_Send(&a, 1, MPI_INT, x->remoteSize, 0, x->inter)), MPI_ERR_RANK);
   CHECK_EQ_INT(errorClass(MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPI_INT, MPI_SUM, x->inter)), MPI_ERR_BUFFER);
-  /* A leader that names itself as the remote leader: every process of its group fails. */
+  /* A leader that names itself, or another member of its group, as the remote leader:
+   * every process of its group fails (none waits for the leader). */
   CHECK_EQ_INT(errorClass(MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 0, 5, &out)), MPI_ERR_RANK);
+  CHECK_EQ_INT(errorClass(MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 1, 5, &out)), MPI_ERR_RANK);
   CHECK_EQ_INT(errorClass(MPI_Intercomm_create(x->inter, 0, MPI_COMM_WORLD, 0, 5, &out)), MPI_ERR_COMM);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
