@@ -140,3 +140,29 @@ TEST_CASE("an intercommunicator allreduce goes members -> leader -> leader -> me
   const std::vector<std::pair<int, int>> expected{{0, 1}, {0, 2}, {0, 4}, {1, 0}, {1, 3}, {2, 0}, {3, 1}, {4, 0}};
   CHECK(pairs == expected);
 }
+
+TEST_CASE("an intercommunicator bcast goes from the root to each remote process only", "[coll][inter][mock]") {
+  std::array<std::vector<int>, kInterWorld> results;
+  int bridgeCollective = -1;
+  auto network = runMockWorlds(kInterWorld, [&](World& world) {
+    std::unique_ptr<Communicator> local;
+    auto inter = makeTestIntercomm(world, local);
+    if (world.rank() == 0) bridgeCollective = inter->bridge->collectiveContext();
+    // Root: B's rank 1 (world 3); A receives, B's others pass MPI_PROC_NULL.
+    const bool inA = world.rank() % 2 == 0;
+    const int root = inA ? 1 : (inter->rank() == 1 ? MPI_ROOT : MPI_PROC_NULL);
+    std::vector<int> data = root == MPI_ROOT ? std::vector<int>{5, 6, 7} : std::vector<int>(3, -1);
+    coll::run(*coll::planInterBcast(*inter, data.data(), 3, &intType(), root));
+    results[static_cast<std::size_t>(world.rank())] = data;
+  });
+  for (int r = 0; r < kInterWorld; ++r) {
+    const bool receives = r % 2 == 0 || r == 3;
+    CHECK(results[static_cast<std::size_t>(r)] == (receives ? std::vector<int>{5, 6, 7} : std::vector<int>(3, -1)));
+  }
+  std::vector<std::pair<int, int>> pairs;
+  for (const SentRecord& m : network->sent()) {
+    if (m.envelope.context == bridgeCollective) pairs.emplace_back(m.from, m.to);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  CHECK(pairs == std::vector<std::pair<int, int>>{{3, 0}, {3, 2}, {3, 4}});
+}
