@@ -20,6 +20,24 @@ int remoteSize(Communicator& inter) { return inter.remoteGroup().size(); }
 
 std::size_t elements(int count) { return static_cast<std::size_t>(count); }
 
+// The alltoall family's one round: block j (at byte displacement j of each buffer, of its
+// own count and type) to and from remote rank j.
+Plan exchangeWithEveryRemote(Communicator& inter, const void* sendbuf, const int* sendcounts,
+                             const std::ptrdiff_t* sdispls, const Datatype* const* sendtypes, void* recvbuf,
+                             const int* recvcounts, const std::ptrdiff_t* rdispls, const Datatype* const* recvtypes) {
+  Plan s = bridgeSchedule(inter);
+  std::vector<Incoming> received;
+  for (int j = 0; j < remoteSize(inter); ++j) {
+    received.push_back(incoming(*s, static_cast<char*>(recvbuf) + rdispls[j], elements(recvcounts[j]), *recvtypes[j]));
+    s->recv(inter.bridgeRankOfRemote(j), 0, received.back().data, received.back().bytes);
+    const Outgoing out =
+        outgoing(*s, static_cast<const char*>(sendbuf) + sdispls[j], elements(sendcounts[j]), *sendtypes[j]);
+    s->send(inter.bridgeRankOfRemote(j), 0, out.data, out.bytes);
+  }
+  settle(*s, received);
+  return s;
+}
+
 }  // namespace
 
 // A barrier over both groups at once: no process leaves before every process of the
@@ -130,32 +148,26 @@ Plan planInterAlltoall(Communicator& inter, const void* sendbuf, int sendcount, 
 Plan planInterAlltoallv(Communicator& inter, const void* sendbuf, const int* sendcounts, const int* sdispls,
                         const Datatype& sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
                         const Datatype& recvtype) {
-  // As alltoallw with the same type everywhere and displacements in bytes.
+  // As alltoallw with the same type everywhere, displacements in bytes (as ptrdiff_t: an
+  // element displacement times the extent may pass INT_MAX).
   const auto m = static_cast<std::size_t>(remoteSize(inter));
-  std::vector<int> sbytes(m), rbytes(m);
+  std::vector<std::ptrdiff_t> sbytes(m), rbytes(m);
   std::vector<const Datatype*> stypes(m, &sendtype), rtypes(m, &recvtype);
   for (std::size_t j = 0; j < m; ++j) {
-    sbytes[j] = static_cast<int>(sdispls[j] * sendtype.extent());
-    rbytes[j] = static_cast<int>(rdispls[j] * recvtype.extent());
+    sbytes[j] = static_cast<std::ptrdiff_t>(sdispls[j]) * sendtype.extent();
+    rbytes[j] = static_cast<std::ptrdiff_t>(rdispls[j]) * recvtype.extent();
   }
-  return planInterAlltoallw(inter, sendbuf, sendcounts, sbytes.data(), stypes.data(), recvbuf, recvcounts,
-                            rbytes.data(), rtypes.data());
+  return exchangeWithEveryRemote(inter, sendbuf, sendcounts, sbytes.data(), stypes.data(), recvbuf, recvcounts,
+                                 rbytes.data(), rtypes.data());
 }
 
 Plan planInterAlltoallw(Communicator& inter, const void* sendbuf, const int* sendcounts, const int* sdispls,
                         const Datatype* const* sendtypes, void* recvbuf, const int* recvcounts, const int* rdispls,
                         const Datatype* const* recvtypes) {
-  Plan s = bridgeSchedule(inter);
-  std::vector<Incoming> received;
-  for (int j = 0; j < remoteSize(inter); ++j) {
-    received.push_back(incoming(*s, static_cast<char*>(recvbuf) + rdispls[j], elements(recvcounts[j]), *recvtypes[j]));
-    s->recv(inter.bridgeRankOfRemote(j), 0, received.back().data, received.back().bytes);
-    const Outgoing out =
-        outgoing(*s, static_cast<const char*>(sendbuf) + sdispls[j], elements(sendcounts[j]), *sendtypes[j]);
-    s->send(inter.bridgeRankOfRemote(j), 0, out.data, out.bytes);
-  }
-  settle(*s, received);
-  return s;
+  const auto m = static_cast<std::size_t>(remoteSize(inter));
+  const std::vector<std::ptrdiff_t> sbytes(sdispls, sdispls + m), rbytes(rdispls, rdispls + m);
+  return exchangeWithEveryRemote(inter, sendbuf, sendcounts, sbytes.data(), sendtypes, recvbuf, recvcounts,
+                                 rbytes.data(), recvtypes);
 }
 
 }  // namespace zmpi::mpi::coll
