@@ -63,8 +63,7 @@ Plan planInterBcast(Communicator& inter, void* buffer, int count, const Datatype
 
 Plan planInterGather(Communicator& inter, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
                      int recvcount, const Datatype* recvtype, int root) {
-  if (root != MPI_ROOT)
-    return planInterGatherv(inter, sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr, recvtype, root);
+  // The uniform layout (looked at by the root only; cheap enough to build everywhere).
   std::vector<int> counts(static_cast<std::size_t>(remoteSize(inter)), recvcount), displs(counts.size());
   for (std::size_t j = 0; j < displs.size(); ++j) displs[j] = static_cast<int>(j) * recvcount;
   return planInterGatherv(inter, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype, root);
@@ -89,8 +88,7 @@ Plan planInterGatherv(Communicator& inter, const void* sendbuf, int sendcount, c
 
 Plan planInterScatter(Communicator& inter, const void* sendbuf, int sendcount, const Datatype* sendtype, void* recvbuf,
                       int recvcount, const Datatype* recvtype, int root) {
-  if (root != MPI_ROOT)
-    return planInterScatterv(inter, sendbuf, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root);
+  // The uniform layout (looked at by the root only; cheap enough to build everywhere).
   std::vector<int> counts(static_cast<std::size_t>(remoteSize(inter)), sendcount), displs(counts.size());
   for (std::size_t j = 0; j < displs.size(); ++j) displs[j] = static_cast<int>(j) * sendcount;
   return planInterScatterv(inter, sendbuf, counts.data(), displs.data(), sendtype, recvbuf, recvcount, recvtype, root);
