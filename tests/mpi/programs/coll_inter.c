@@ -201,6 +201,33 @@ static void checkAll(const Inter* x) {
   for (int k = 0; k < per; ++k) CHECK_EQ_INT(part[k], sum * 1000 + x->remoteSize * (x->localRank * per + k));
 }
 
+/* The left operand: associative, not commutative. A fold in rank order gives rank 0's. */
+static void keepFirst(void* in, void* inout, int* len, MPI_Datatype* type) {
+  (void)type;
+  for (int i = 0; i < *len; ++i) ((int*)inout)[i] = ((int*)in)[i];
+}
+
+static void checkOrderAndPairs(const Inter* x) {
+  const int me = worldRank();
+  MPI_Op first;
+  MPI_Op_create(keepFirst, 0, &first);
+  int out = -1;
+  CALL(Allreduce, Iallreduce, &me, &out, 1, MPI_INT, first, x->inter);
+  CHECK_EQ_INT(out, x->remoteWorld[0]);
+  out = -1;
+  const int arg = rootArg(x, 1, 0);
+  CALL(Reduce, Ireduce, &me, &out, 1, MPI_INT, first, arg, x->inter);
+  if (arg == MPI_ROOT) CHECK_EQ_INT(out, x->remoteWorld[0]);
+  MPI_Op_free(&first);
+  /* MAXLOC over pairs: the largest remote world rank, and where it is. */
+  struct {
+    int value, index;
+  } mine = {me, x->localRank}, best = {-1, -1};
+  CALL(Allreduce, Iallreduce, &mine, &best, 1, MPI_2INT, MPI_MAXLOC, x->inter);
+  CHECK_EQ_INT(best.value, x->remoteWorld[x->remoteSize - 1]);
+  CHECK_EQ_INT(best.index, x->remoteSize - 1);
+}
+
 static void checkEverything(const Inter* x) {
   CALL(Barrier, Ibarrier, x->inter);
   for (int fromA = 0; fromA < 2; ++fromA) {
@@ -209,6 +236,7 @@ static void checkEverything(const Inter* x) {
     checkReduce(x, fromA);
   }
   checkAll(x);
+  checkOrderAndPairs(x);
   CALL(Barrier, Ibarrier, x->inter);
 }
 
