@@ -58,6 +58,22 @@ static void checkPointToPoint(const Inter* x, MPI_Comm comm, int tag) {
 
 /* Group A passes highA, B highB: the high group comes second; with equal values the group
  * whose leader has the lower world rank (B, led by world rank 0) comes first. */
+/* A message far above the eager limits (rendezvous, through the rings or tcp) between the
+ * leaders, both ways at once. */
+static void checkLargeMessage(const Inter* x) {
+  if (x->localRank != 0) return;
+  enum { kInts = 1 << 19 }; /* 2 MiB */
+  static int out[kInts], in[kInts];
+  for (int i = 0; i < kInts; ++i) out[i] = i ^ x->localWorld[0];
+  MPI_Status status;
+  MPI_Sendrecv(out, kInts, MPI_INT, 0, 3, in, kInts, MPI_INT, 0, 3, x->inter, &status);
+  int count;
+  MPI_Get_count(&status, MPI_INT, &count);
+  CHECK_EQ_INT(count, kInts);
+  CHECK_EQ_INT(status.MPI_SOURCE, 0);
+  for (int i = 0; i < kInts; i += 4099) CHECK_EQ_INT(in[i], i ^ x->remoteWorld[0]);
+}
+
 static void checkMerge(const Inter* x, int size, int highA, int highB) {
   MPI_Comm merged;
   MPI_Intercomm_merge(x->inter, x->inA ? highA : highB, &merged);
@@ -224,6 +240,7 @@ int main(int argc, char** argv) {
   Inter x = makeInter();
   checkQueries(&x, size);
   checkPointToPoint(&x, x.inter, 1);
+  checkLargeMessage(&x);
   checkMerge(&x, size, 1, 0);
   checkMerge(&x, size, 0, 1);
   checkMerge(&x, size, 0, 0);
