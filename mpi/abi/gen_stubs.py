@@ -35,9 +35,17 @@ def main():
         'extern "C" int zmpi_unsupported(const char* name);',
         "",
     ]
+    exported = set(exports)
     stubbed = 0
     for name in functions:  # name is MPI_X
         pname = "P" + name
+        if pname not in exported:
+            # Open MPI has no profiling twin for it (the Fortran callbacks MPI_COMM_DUP_FN,
+            # MPI_WTIME_F90, ...): a stub of that name alone, no PMPI_ symbol of our own.
+            if name not in defined:
+                lines.append(f'extern "C" __attribute__((visibility("default"))) int {name}() {{ return zmpi_unsupported("{name}"); }}')
+                stubbed += 1
+            continue
         if pname not in defined:
             lines.append(f'extern "C" __attribute__((visibility("default"))) int {pname}() {{ return zmpi_unsupported("{name}"); }}')
             stubbed += 1

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "mpi/capi/collective_args_inter.h"
 #include "mpi/capi/collective_validate.h"
 #include "mpi/coll/direct.h"
 #include "mpi/coll/shm_collectives.h"
@@ -70,19 +71,25 @@ AllArgs allArgs(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 }  // namespace
 
-coll::Plan barrierPlan(MPI_Comm comm) { return coll::planBarrier(commArg(comm)); }
+coll::Plan barrierPlan(MPI_Comm comm) {
+  if (isInter(comm)) return interBarrierPlan(comm);
+  return coll::planBarrier(commArg(comm));
+}
 
 void runBarrier(MPI_Comm comm) {
+  if (isInter(comm)) return coll::run(*interBarrierPlan(comm));
   Communicator& c = commArg(comm);
   if (!coll::barrierShm(c) && !coll::barrierDirect(c)) coll::run(*coll::planBarrier(c));
 }
 
 coll::Plan bcastPlan(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (isInter(comm)) return interBcastPlan(buffer, count, datatype, root, comm);
   const BcastArgs a = bcastArgs(buffer, count, datatype, root, comm);
   return coll::planBcast(a.comm, buffer, count, a.type, root);
 }
 
 void runBcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (isInter(comm)) return coll::run(*interBcastPlan(buffer, count, datatype, root, comm));
   const BcastArgs a = bcastArgs(buffer, count, datatype, root, comm);
   if (!coll::bcastShm(a.comm, buffer, count, a.type, root) && !coll::bcastDirect(a.comm, buffer, count, a.type, root)) {
     coll::run(*coll::planBcast(a.comm, buffer, count, a.type, root));
@@ -91,6 +98,7 @@ void runBcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 coll::Plan gatherPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (isInter(comm)) return interGatherPlan(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   Communicator& c = commArg(comm);
   rootArg(c, root);
   const bool isRoot = c.rank() == root;
@@ -101,6 +109,8 @@ coll::Plan gatherPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 
 coll::Plan gathervPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                        const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (isInter(comm))
+    return interGathervPlan(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   Communicator& c = commArg(comm);
   rootArg(c, root);
   const bool isRoot = c.rank() == root;
@@ -112,6 +122,7 @@ coll::Plan gathervPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype
 
 coll::Plan scatterPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (isInter(comm)) return interScatterPlan(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   Communicator& c = commArg(comm);
   rootArg(c, root);
   const bool isRoot = c.rank() == root;
@@ -122,6 +133,8 @@ coll::Plan scatterPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype
 
 coll::Plan scattervPlan(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                         void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (isInter(comm))
+    return interScattervPlan(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   Communicator& c = commArg(comm);
   rootArg(c, root);
   const bool isRoot = c.rank() == root;
@@ -133,12 +146,15 @@ coll::Plan scattervPlan(const void* sendbuf, const int sendcounts[], const int d
 
 coll::Plan allgatherPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm) {
+  if (isInter(comm)) return interAllgatherPlan(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return coll::planAllgather(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype);
 }
 
 void runAllgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
+  if (isInter(comm))
+    return coll::run(*interAllgatherPlan(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
   const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   if (!coll::allgatherShm(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype) &&
       !coll::allgatherDirect(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype)) {
@@ -148,6 +164,8 @@ void runAllgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 coll::Plan allgathervPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (isInter(comm))
+    return interAllgathervPlan(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   Communicator& c = commArg(comm);
   const Datatype* st = sendbuf == MPI_IN_PLACE ? nullptr : sendArgs(sendbuf, sendcount, sendtype);
   const Datatype* rt = vectorArgs(c, recvbuf, recvcounts, displs, recvtype, "recv");
@@ -157,12 +175,15 @@ coll::Plan allgathervPlan(const void* sendbuf, int sendcount, MPI_Datatype sendt
 
 coll::Plan alltoallPlan(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm) {
+  if (isInter(comm)) return interAlltoallPlan(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return coll::planAlltoall(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype);
 }
 
 void runAlltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
+  if (isInter(comm))
+    return coll::run(*interAlltoallPlan(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
   const AllArgs a = allArgs(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   if (!coll::alltoallShm(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype) &&
       !coll::alltoallDirect(a.comm, sendbuf, sendcount, a.sendtype, recvbuf, recvcount, a.recvtype)) {
@@ -173,6 +194,8 @@ void runAlltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 coll::Plan alltoallvPlan(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                          void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                          MPI_Comm comm) {
+  if (isInter(comm))
+    return interAlltoallvPlan(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   Communicator& c = commArg(comm);
   const Datatype* st =
       sendbuf == MPI_IN_PLACE ? nullptr : vectorArgs(c, sendbuf, sendcounts, sdispls, sendtype, "send");
@@ -184,6 +207,8 @@ coll::Plan alltoallvPlan(const void* sendbuf, const int sendcounts[], const int 
 coll::Plan alltoallwPlan(const void* sendbuf, const int sendcounts[], const int sdispls[],
                          const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
                          const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  if (isInter(comm))
+    return interAlltoallwPlan(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
   Communicator& c = commArg(comm);
   const auto p = static_cast<std::size_t>(c.size());
   const bool inPlace = sendbuf == MPI_IN_PLACE;

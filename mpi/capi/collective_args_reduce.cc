@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "mpi/capi/collective_args.h"
+#include "mpi/capi/collective_args_inter.h"
 #include "mpi/capi/collective_validate.h"
 #include "mpi/coll/direct.h"
 #include "mpi/coll/shm_collectives.h"
@@ -50,12 +51,14 @@ Operands reduceArgs(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
 
 coll::Plan reducePlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                       MPI_Comm comm) {
+  if (isInter(comm)) return interReducePlan(sendbuf, recvbuf, count, datatype, op, root, comm);
   const Operands args = reduceArgs(sendbuf, recvbuf, count, datatype, op, root, comm);
   return coll::planReduce(args.comm, sendbuf, recvbuf, count, args.type, args.op, root);
 }
 
 void runReduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
+  if (isInter(comm)) return coll::run(*interReducePlan(sendbuf, recvbuf, count, datatype, op, root, comm));
   const Operands args = reduceArgs(sendbuf, recvbuf, count, datatype, op, root, comm);
   if (!coll::reduceShm(args.comm, sendbuf, recvbuf, count, args.type, args.op, root) &&
       !coll::reduceDirect(args.comm, sendbuf, recvbuf, count, args.type, args.op, root)) {
@@ -65,11 +68,13 @@ void runReduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 
 coll::Plan allreducePlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
+  if (isInter(comm)) return interAllreducePlan(sendbuf, recvbuf, count, datatype, op, comm);
   const Operands args = everyRankInPlace(sendbuf, recvbuf, count, datatype, op, comm);
   return coll::planAllreduce(args.comm, sendbuf, recvbuf, count, args.type, args.op);
 }
 
 void runAllreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (isInter(comm)) return coll::run(*interAllreducePlan(sendbuf, recvbuf, count, datatype, op, comm));
   const Operands args = everyRankInPlace(sendbuf, recvbuf, count, datatype, op, comm);
   if (!coll::allreduceShm(args.comm, sendbuf, recvbuf, count, args.type, args.op) &&
       !coll::allreduceDirect(args.comm, sendbuf, recvbuf, count, args.type, args.op)) {
@@ -79,6 +84,7 @@ void runAllreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
 
 coll::Plan reduceScatterPlan(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm) {
+  if (isInter(comm)) return interReduceScatterPlan(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   Communicator& c = commArg(comm);
   countsArg(c, recvcounts, "recvcounts");
   const Datatype& type = typeArg(datatype);
@@ -94,18 +100,22 @@ coll::Plan reduceScatterPlan(const void* sendbuf, void* recvbuf, const int recvc
 
 coll::Plan reduceScatterBlockPlan(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm) {
+  if (isInter(comm)) return interReduceScatterBlockPlan(sendbuf, recvbuf, recvcount, datatype, op, comm);
   Communicator& c = commArg(comm);
   countArg(recvcount, "recvcount");
   const std::vector<int> counts(static_cast<std::size_t>(c.size()), recvcount);
   return reduceScatterPlan(sendbuf, recvbuf, counts.data(), datatype, op, comm);
 }
 
+// Scans order ranks within one group: the standard defines none on intercommunicators.
 coll::Plan scanPlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  intraCommArg(comm);
   const Operands args = everyRankInPlace(sendbuf, recvbuf, count, datatype, op, comm);
   return coll::planScan(args.comm, sendbuf, recvbuf, count, args.type, args.op);
 }
 
 coll::Plan exscanPlan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  intraCommArg(comm);
   const Operands args = everyRankInPlace(sendbuf, recvbuf, count, datatype, op, comm);
   return coll::planExscan(args.comm, sendbuf, recvbuf, count, args.type, args.op);
 }

@@ -103,7 +103,7 @@ ZMPI_ALIAS(MPI_Comm_split)
 
 int PMPI_Comm_split_type(MPI_Comm comm, int splitType, int key, MPI_Info info, MPI_Comm* newcomm) {
   return guardedComm("MPI_Comm_split_type", comm, [&] {
-    Communicator& parent = commArg(comm);
+    Communicator& parent = intraCommArg(comm);
     infoArg(info);
     pointerArg(newcomm, "newcomm");
     publish(splitCommunicatorByType(parent, splitType, key), newcomm);
@@ -125,7 +125,7 @@ ZMPI_ALIAS(MPI_Comm_create)
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
   return guardedComm("MPI_Comm_create_group", comm, [&] {
-    Communicator& parent = commArg(comm);
+    Communicator& parent = intraCommArg(comm);
     Group& g = groupOf(group, "group");
     sendTagArg(tag);
     pointerArg(newcomm, "newcomm");
@@ -200,9 +200,9 @@ ZMPI_ALIAS(MPI_Comm_compare)
 
 int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   return guardedComm("MPI_Comm_test_inter", comm, [&] {
-    commArg(comm);
+    Communicator& c = commArg(comm);
     pointerArg(flag, "flag");
-    *flag = 0;  // zmpi has intracommunicators only
+    *flag = c.isInter() ? 1 : 0;
     return MPI_SUCCESS;
   });
 }
@@ -210,9 +210,9 @@ ZMPI_ALIAS(MPI_Comm_test_inter)
 
 int PMPI_Comm_remote_size(MPI_Comm comm, int* size) {
   return guardedComm("MPI_Comm_remote_size", comm, [&] {
-    commArg(comm);
+    Communicator& c = interCommArg(comm);
     pointerArg(size, "size");
-    fail(MPI_ERR_COMM, "the communicator is not an intercommunicator");
+    *size = c.remoteGroup().size();
     return MPI_SUCCESS;
   });
 }
@@ -220,9 +220,10 @@ ZMPI_ALIAS(MPI_Comm_remote_size)
 
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
   return guardedComm("MPI_Comm_remote_group", comm, [&] {
-    commArg(comm);
+    Communicator& c = interCommArg(comm);
     pointerArg(group, "group");
-    fail(MPI_ERR_COMM, "the communicator is not an intercommunicator");
+    c.remoteGroup().retain();  // released by MPI_Group_free
+    *group = c.remoteGroup().handle();
     return MPI_SUCCESS;
   });
 }

@@ -33,7 +33,7 @@ extern "C" {
 
 int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
   return guardedFile("MPI_File_open", MPI_FILE_NULL, [&] {
-    Communicator& parent = commArg(comm);
+    Communicator& parent = intraCommArg(comm);
     pointerArg(filename, "filename");
     pointerArg(fh, "fh");
     *fh = MPI_FILE_NULL;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "mpi/capi/entry.h"
+#include "mpi/capi/grequest.h"
 #include "mpi/capi/p2p_ops.h"
 #include "mpi/capi/validate.h"
 #include "mpi/core/world.h"
@@ -42,6 +43,17 @@ bool waitForAny(int count, MPI_Request* requests) {
   for (const Request* request : active) largest = std::max(largest, request->bytes());
   engine.waitUntil(anyDone, spin, true, largest);
   return true;
+}
+
+// MPI_Request_free of a generalized request: free_fn now if the program completed it
+// (returning free_fn's error), else when it does (MPI_Grequest_complete).
+int freeGeneralized(GeneralizedRequest* request) {
+  request->freed = true;
+  if (!request->lastOfFreeAndComplete()) return MPI_SUCCESS;
+  const int error = request->runFree();
+  delete request;
+  if (error != MPI_SUCCESS) fail(error, "the generalized request's free_fn failed");
+  return MPI_SUCCESS;
 }
 
 int storeStatus(MPI_Status* statuses, int index, MPI_Request* handle) {
@@ -253,6 +265,10 @@ int PMPI_Request_free(MPI_Request* request) {
     requestPointerArg(request);
     Request* r = requestOf(*request);
     if (r == nullptr) fail(MPI_ERR_REQUEST, "request is MPI_REQUEST_NULL");
+    if (r->kind == Request::Kind::Generalized) {
+      *request = MPI_REQUEST_NULL;
+      return freeGeneralized(static_cast<GeneralizedRequest*>(r));
+    }
     if (r->kind == Request::Kind::Send || r->kind == Request::Kind::Recv) {
       if (r->comm && !(r->persistent && !r->active) && !r->done.load()) {
         r->comm->world().engine().freeRequest(*r);
@@ -279,6 +295,8 @@ int PMPI_Cancel(MPI_Request* request) {
     // (MPI allows a cancel to fail; MPI_Test_cancelled then reports false).
     if (r->kind == Request::Kind::Recv && isActive(r) && !r->done.load() && r->comm) {
       r->comm->world().engine().cancel(*r);
+    } else if (r->kind == Request::Kind::Generalized) {
+      static_cast<GeneralizedRequest*>(r)->cancel();
     }
     return MPI_SUCCESS;
   });

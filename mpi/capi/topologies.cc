@@ -41,7 +41,7 @@ ZMPI_ALIAS(MPI_Dims_create)
 
 int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* commCart) {
   return guardedComm("MPI_Cart_create", comm, [&] {
-    Communicator& parent = commArg(comm);
+    Communicator& parent = intraCommArg(comm);
     CartesianTopology grid = gridArg(ndims, dims, periods);
     pointerArg(commCart, "comm_cart");
     auto cart = createCartesian(parent, std::move(grid));

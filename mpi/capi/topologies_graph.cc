@@ -49,7 +49,7 @@ extern "C" {
 int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
                       MPI_Comm* commGraph) {
   return guardedComm("MPI_Graph_create", comm, [&] {
-    Communicator& parent = commArg(comm);
+    Communicator& parent = intraCommArg(comm);
     GraphTopology graph = graphArg(nnodes, index, edges);
     pointerArg(commGraph, "comm_graph");
     publish(createGraph(parent, std::move(graph)), commGraph);
@@ -119,7 +119,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sourc
                                     int outdegree, const int destinations[], const int destweights[], MPI_Info info,
                                     int reorder, MPI_Comm* commDistGraph) {
   return guardedComm("MPI_Dist_graph_create_adjacent", comm, [&] {
-    Communicator& parent = commArg(comm);
+    Communicator& parent = intraCommArg(comm);
     degreeArg(indegree, "indegree");
     degreeArg(outdegree, "outdegree");
     infoOrNull(info);  // hints are optional; zmpi acts on none
@@ -141,7 +141,7 @@ ZMPI_ALIAS(MPI_Dist_graph_create_adjacent)
 int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
                            const int weights[], MPI_Info info, int reorder, MPI_Comm* commDistGraph) {
   return guardedComm("MPI_Dist_graph_create", comm, [&] {
-    Communicator& parent = commArg(comm);
+    Communicator& parent = intraCommArg(comm);
     degreeArg(n, "n");
     infoOrNull(info);  // hints are optional; zmpi acts on none
     pointerArg(commDistGraph, "comm_dist_graph");

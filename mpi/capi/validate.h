@@ -25,6 +25,7 @@ inline constexpr int kTagUpperBound = INT_MAX;
 [[noreturn, gnu::cold]] void failNullBuffer(int count);
 [[noreturn, gnu::cold]] void failRank(const char* role, const Communicator& comm, int rank);
 [[noreturn, gnu::cold]] void failSendTag(int tag);
+[[noreturn, gnu::cold]] void failIntercomm();
 [[noreturn, gnu::cold]] void failRecvTag(int tag);
 
 inline Communicator& commArg(MPI_Comm comm) {
@@ -32,6 +33,23 @@ inline Communicator& commArg(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) [[unlikely]]
     failNullComm();
   return *communicatorOf(comm);
+}
+
+// Calls the standard defines on intracommunicators only (topologies, windows, files,
+// scans, ...): MPI_ERR_COMM for an intercommunicator, as Open MPI and MPICH say.
+inline Communicator& intraCommArg(MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  if (c.isInter()) [[unlikely]]
+    failIntercomm();
+  return c;
+}
+
+// MPI_ERR_COMM for an intracommunicator where the call needs an intercommunicator.
+inline Communicator& interCommArg(MPI_Comm comm) {
+  Communicator& c = commArg(comm);
+  if (!c.isInter()) [[unlikely]]
+    fail(MPI_ERR_COMM, "the communicator is not an intercommunicator");
+  return c;
 }
 
 inline void countArg(int count, const char* name = "count") {
@@ -54,13 +72,13 @@ inline void bufferArg(const void* buffer, int count, const Datatype& type) {
 
 inline void destArg(const Communicator& comm, int rank) {
   if (rank == MPI_PROC_NULL) return;
-  if (rank < 0 || rank >= comm.size()) [[unlikely]]
+  if (rank < 0 || rank >= comm.peerSize()) [[unlikely]]
     failRank("destination", comm, rank);
 }
 
 inline void sourceArg(const Communicator& comm, int rank) {
   if (rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE) return;
-  if (rank < 0 || rank >= comm.size()) [[unlikely]]
+  if (rank < 0 || rank >= comm.peerSize()) [[unlikely]]
     failRank("source", comm, rank);
 }
 

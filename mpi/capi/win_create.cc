@@ -21,7 +21,7 @@ extern "C" {
 
 int PMPI_Win_create(void* base, MPI_Aint size, int dispUnit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   return guardedComm("MPI_Win_create", comm, [&] {
-    Communicator& c = commArg(comm);
+    Communicator& c = intraCommArg(comm);
     infoArg(info);
     pointerArg(win, "win");
     *win = rma::createWindow(c, base, size, dispUnit)->handle();
@@ -32,7 +32,7 @@ ZMPI_ALIAS(MPI_Win_create)
 
 int PMPI_Win_allocate(MPI_Aint size, int dispUnit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   return guardedComm("MPI_Win_allocate", comm, [&] {
-    Communicator& c = commArg(comm);
+    Communicator& c = intraCommArg(comm);
     infoArg(info);
     pointerArg(baseptr, "baseptr");
     pointerArg(win, "win");
@@ -46,7 +46,7 @@ ZMPI_ALIAS(MPI_Win_allocate)
 
 int PMPI_Win_allocate_shared(MPI_Aint size, int dispUnit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   return guardedComm("MPI_Win_allocate_shared", comm, [&] {
-    Communicator& c = commArg(comm);
+    Communicator& c = intraCommArg(comm);
     infoArg(info);
     pointerArg(baseptr, "baseptr");
     pointerArg(win, "win");
@@ -60,7 +60,7 @@ ZMPI_ALIAS(MPI_Win_allocate_shared)
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   return guardedComm("MPI_Win_create_dynamic", comm, [&] {
-    Communicator& c = commArg(comm);
+    Communicator& c = intraCommArg(comm);
     infoArg(info);
     pointerArg(win, "win");
     *win = rma::createDynamicWindow(c)->handle();

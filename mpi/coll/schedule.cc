@@ -18,6 +18,8 @@ Schedule::Schedule(Communicator& comm) : comm_(comm), rank_(comm.rank()), size_(
 Schedule::~Schedule() {
   for (Datatype* type : held_) type->release();
   for (Op* op : heldOps_) op->release();
+  // Last: releasing an intercommunicator may delete the bridge this schedule ran over.
+  for (Communicator* comm : heldComms_) comm->release();
 }
 
 Schedule::Round& Schedule::openRound() {
@@ -75,6 +77,10 @@ void Schedule::hold(Op* op) {
   if (op == nullptr || op->predefined()) return;
   op->retain();
   heldOps_.push_back(op);
+}
+
+void Schedule::hold(Communicator* comm) {
+  if (comm->retain()) heldComms_.push_back(comm);
 }
 
 std::size_t Schedule::transferCount() const {

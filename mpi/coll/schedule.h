@@ -73,6 +73,9 @@ class Schedule {
   // outlive the program's MPI_Type_free.
   void hold(Datatype* type);
   void hold(Op* op);  // likewise for a user op (MPI_Op_free)
+  // Likewise for a communicator the program may free while the call is pending (an
+  // intercommunicator whose bridge the schedule runs over, coll/inter.h).
+  void hold(Communicator* comm);
 
   const std::vector<Round>& rounds() const { return rounds_; }
   std::size_t transferCount() const;
@@ -93,6 +96,7 @@ class Schedule {
   std::size_t scratchBytes_ = 0;
   std::vector<Datatype*> held_;
   std::vector<Op*> heldOps_;
+  std::vector<Communicator*> heldComms_;
 };
 
 // Runs the schedule to completion in the calling thread: each round's receives are

@@ -44,6 +44,25 @@ std::vector<int> allgatherInts(Communicator& comm, const std::vector<int>& mine)
   return allgatherInts(channel, members, mine);
 }
 
+void bcastInts(Communicator& comm, int root, std::vector<int>& data) {
+  coll::Channel channel(comm);
+  if (comm.rank() == root) {
+    int length = static_cast<int>(data.size());
+    std::vector<Request*> sends;
+    for (int r = 0; r < comm.size(); ++r) {
+      if (r == root) continue;
+      sends.push_back(channel.isend(r, 0, &length, sizeof length));
+      if (length > 0) sends.push_back(channel.isend(r, 1, data.data(), data.size() * sizeof(int)));
+    }
+    channel.waitAll(sends);
+    return;
+  }
+  int length = 0;
+  channel.recv(root, 0, &length, sizeof length);
+  data.assign(static_cast<std::size_t>(length), 0);
+  if (length > 0) channel.recv(root, 1, data.data(), data.size() * sizeof(int));
+}
+
 int claimContextId(World& world, const std::vector<int>& floors) {
   const int agreed = *std::max_element(floors.begin(), floors.end());
   // Context ids become envelope contexts 2 * id and 2 * id + 1 (int32).

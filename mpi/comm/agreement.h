@@ -20,6 +20,10 @@ std::vector<int> allgatherInts(coll::Channel& channel, const std::vector<int>& m
 // The same among all ranks of `comm`, on a fresh channel (one collective call).
 std::vector<int> allgatherInts(Communicator& comm, const std::vector<int>& mine);
 
+// `data` from `root` to every rank of `comm` (non-roots learn its length too), linear:
+// for the rare, small words communicator constructors pass around (one collective call).
+void bcastInts(Communicator& comm, int root, std::vector<int>& data);
+
 // A context id agreed by every process whose floor is in `floors` and unused by any of
 // them: the largest floor. Records it as used on this process (floor = agreed + 1), so
 // no later communicator this process joins can reuse it.

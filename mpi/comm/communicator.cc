@@ -7,14 +7,23 @@
 namespace zmpi::mpi {
 
 Communicator::Communicator(World& world, Group* group, int contextId, Errhandler* errhandler)
-    : world_(world), group_(group), contextId_(contextId), errhandler_(errhandler) {
+    : world_(world), group_(group), peers_(group), contextId_(contextId), errhandler_(errhandler) {
   bindHandle(&handle_, HandleKind::Comm, this);
   group_->retain();
   rank_ = group_->rankOfWorld(world.rank());
 }
 
+Communicator::Communicator(World& world, Group* group, Group* remote, int contextId, Errhandler* errhandler)
+    : Communicator(world, group, contextId, errhandler) {
+  remote_ = remote;
+  peers_ = remote;
+  remote_->retain();
+}
+
 Communicator::~Communicator() {
   handle_.header.magic = 0;
+  bridge.reset();
+  if (remote_ != nullptr) remote_->release();
   group_->release();
 }
 

@@ -32,6 +32,9 @@ class Communicator {
   // `myWorldRank` is this process's rank in its world (several worlds may share a process
   // in mock mode, so it is passed rather than looked up).
   Communicator(World& world, Group* group, int contextId, Errhandler* errhandler);
+  // An intercommunicator (MPI-3.1 6.6): `group` is the local group, `remote` the other one.
+  // Point-to-point ranks name the remote group; collectives run over `bridge` (below).
+  Communicator(World& world, Group* group, Group* remote, int contextId, Errhandler* errhandler);
   ~Communicator();
   Communicator(const Communicator&) = delete;
   Communicator& operator=(const Communicator&) = delete;
@@ -40,7 +43,12 @@ class Communicator {
   int rank() const { return rank_; }
   int size() const { return group_->size(); }
   Group& group() { return *group_; }
-  int worldRankOf(int rank) const { return group_->worldRankOf(rank); }
+  // The group point-to-point ranks name: the remote group of an intercommunicator, the
+  // group itself otherwise (one pointer either way: the send path pays nothing for it).
+  int peerSize() const { return peers_->size(); }
+  int worldRankOf(int rank) const { return peers_->worldRankOf(rank); }
+  bool isInter() const { return remote_ != nullptr; }
+  Group& remoteGroup() { return *remote_; }
   // A receive's or probe's source in world ranks; -1 for MPI_ANY_SOURCE and MPI_PROC_NULL
   // (no one peer to wait on).
   int worldRankOfSource(int source) const { return source >= 0 ? worldRankOf(source) : -1; }
@@ -57,6 +65,15 @@ class Communicator {
   std::string name;
   std::map<int, void*> attributes;  // keyval -> value (MPI_Comm_set_attr)
   std::shared_ptr<Topology> topology;
+
+  // Intercommunicators only: an intracommunicator over both groups that the program never
+  // sees, with a context of its own. Intercommunicator collectives are schedules over it
+  // (coll/inter.h) and constructors agree over it (comm/intercomm.h). The group whose
+  // leader has the lower world rank comes first in it (`localFirst` on its members).
+  std::unique_ptr<Communicator> bridge;
+  bool localFirst = false;
+  int bridgeRankOfLocal(int rank) const { return localFirst ? rank : remote_->size() + rank; }
+  int bridgeRankOfRemote(int rank) const { return localFirst ? group_->size() + rank : rank; }
 
   // A per-communicator sequence for collective operations, folded into their tags so
   // back-to-back (or nonblocking, overlapping) collectives never cross-match.
@@ -84,6 +101,8 @@ class Communicator {
   World& world_;
   MPI_Comm publicHandle_ = &handle_;
   Group* group_;
+  Group* remote_ = nullptr;
+  Group* peers_;
   int rank_;
   int contextId_;
   ErrhandlerRef errhandler_;

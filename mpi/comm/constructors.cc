@@ -7,6 +7,7 @@
 
 #include "mpi/comm/agreement.h"
 #include "mpi/comm/group_ops.h"
+#include "mpi/comm/intercomm.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
 
@@ -46,6 +47,7 @@ int hostColor(Communicator& parent, int rank) {
 }  // namespace
 
 std::unique_ptr<Communicator> dupCommunicator(Communicator& parent) {
+  if (parent.isInter()) return dupIntercomm(parent);
   const int contextId = agreeContextId(parent);
   auto comm = std::make_unique<Communicator>(parent.world(), &parent.group(), contextId, parent.errhandler());
   comm->topology = parent.topology;
@@ -55,6 +57,7 @@ std::unique_ptr<Communicator> dupCommunicator(Communicator& parent) {
 }
 
 std::unique_ptr<Communicator> splitCommunicator(Communicator& parent, int color, int key) {
+  if (parent.isInter()) return splitIntercomm(parent, color, key);
   if (color < 0 && color != MPI_UNDEFINED) {
     fail(MPI_ERR_ARG, "color " + std::to_string(color) + " is negative and not MPI_UNDEFINED");
   }
@@ -104,6 +107,7 @@ std::unique_ptr<Communicator> splitCommunicatorByType(Communicator& parent, int 
 }
 
 std::unique_ptr<Communicator> createCommunicator(Communicator& parent, Group& group) {
+  if (parent.isInter()) return createFromIntercomm(parent, group);
   requireSubgroup(parent, group);
   const int contextId = agreeContextId(parent);
   return build(parent, group.worldRanks(), contextId);
@@ -135,6 +139,8 @@ std::unique_ptr<Communicator> createCommunicatorFromGroup(Communicator& parent, 
 
 int compareCommunicators(Communicator& first, Communicator& second) {
   if (&first == &second) return MPI_IDENT;
+  if (first.isInter() != second.isInter()) return MPI_UNEQUAL;
+  if (first.isInter()) return compareIntercomms(first, second);
   const int groups = compareGroups(first.group(), second.group());
   return groups == MPI_IDENT ? MPI_CONGRUENT : groups;
 }

@@ -3,7 +3,8 @@
 // and MPI_Comm_compare. Each constructor is collective as the standard says, agrees on a
 // context id among the processes involved (agreement.h), and returns the new
 // communicator, or null where the calling process gets MPI_COMM_NULL. New communicators
-// inherit the parent's error handler; they have no name.
+// inherit the parent's error handler; they have no name. Dup, split and create on an
+// intercommunicator make intercommunicators (comm/intercomm.h).
 #include <memory>
 
 #include "mpi/comm/communicator.h"

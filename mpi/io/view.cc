@@ -4,6 +4,7 @@
 
 #include "mpi/core/error.h"
 #include "mpi/datatype/predefined.h"
+#include "mpi/io/datarep.h"
 
 namespace zmpi::mpi::io {
 namespace {
@@ -44,9 +45,7 @@ FileView::FileView(std::int64_t displacement, Datatype& etype, Datatype& filetyp
                    bool writable)
     : datarep_(datarep) {
   if (displacement < 0) fail(MPI_ERR_ARG, "displacement is negative (" + std::to_string(displacement) + ")");
-  if (datarep != "native" && datarep != "internal") {
-    fail(MPI_ERR_UNSUPPORTED_DATAREP, "data representation \"" + datarep + "\" is not supported (only \"native\")");
-  }
+  requireUsableDatarep(datarep);
   if (etype.size() == 0) fail(MPI_ERR_TYPE, "etype " + typeName(etype) + " has size 0");
   if (filetype.size() == 0) fail(MPI_ERR_TYPE, "filetype " + typeName(filetype) + " has size 0");
   if (filetype.size() % etype.size() != 0) {

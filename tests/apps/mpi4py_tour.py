@@ -1,7 +1,7 @@
 """A tour of MPI through mpi4py (Debian's python3-mpi4py, built for Open MPI), run unchanged
 on zmpi's libmpi.so.40 by zmpirun: point to point with objects and buffers, collectives,
-communicators and topologies, derived datatypes, one-sided windows, MPI-IO, nonblocking
-collectives and error handling. Any rank count from 2; rank 0 prints "mpi4py tour: ok"."""
+communicators and topologies, intercommunicators, generalized requests, derived datatypes,
+one-sided windows, MPI-IO, nonblocking collectives and error handling. Any rank count from 2; rank 0 prints "mpi4py tour: ok"."""
 import os
 import sys
 import tempfile
@@ -167,6 +167,62 @@ comm.Barrier()
 if rank == 0:
     os.remove(path)
     os.rmdir(directory)
+
+# --- intercommunicators ---------------------------------------------------------------------
+# Even world ranks against odd ones (uneven at odd sizes): create, queries, objects and
+# buffers across, collectives with MPI.ROOT, merge, split; a generalized request.
+even = rank % 2 == 0
+half = comm.Split(0 if even else 1, rank)
+inter = half.Create_intercomm(0, comm, 1 if even else 0, tag=12)
+check(inter.Is_inter() and inter.Get_remote_size() == (size // 2 if even else (size + 1) // 2),
+      "intercommunicator sizes")
+theirs = [r for r in range(size) if (r % 2 == 0) != even]
+if half.Get_rank() == 0:
+    check(inter.sendrecv(rank, dest=0, source=0) == theirs[0], "an object between the leaders")
+check(inter.allgather(rank) == theirs, "allgather across the groups")
+check(inter.allreduce(rank, op=MPI.SUM) == sum(theirs), "allreduce across the groups")
+buf = np.zeros(3, dtype="i")
+if even:
+    buf[:] = [7, 8, 9] if rank == 0 else 0
+    inter.Bcast(buf, root=MPI.ROOT if rank == 0 else MPI.PROC_NULL)
+else:
+    inter.Bcast(buf, root=0)
+    check(list(buf) == [7, 8, 9], "bcast from the other group's root")
+gathered = inter.gather(rank, root=(MPI.ROOT if rank == 1 else MPI.PROC_NULL) if not even else 0)
+check(gathered == ([r for r in range(size) if r % 2 == 0] if rank == 1 else None), "gather to a root in the other group")
+merged = inter.Merge(high=not even)
+check(merged.Get_size() == size and merged.Get_rank() == (len(theirs) + half.Get_rank() if not even else half.Get_rank()),
+      "merge puts the high group second")
+part = inter.Split(half.Get_rank() % 2, 0)
+check(part == MPI.COMM_NULL or part.Is_inter(), "split of an intercommunicator")
+for c in (part, merged, inter, half):
+    if c != MPI.COMM_NULL:
+        c.Free()
+
+state = {"queried": 0}
+
+
+def query(status, *args, **kwargs):
+    state["queried"] += 1
+    status.Set_source(3)
+    status.Set_tag(4)
+
+
+def free(*args, **kwargs):
+    state["freed"] = True
+
+
+def cancel(completed, *args, **kwargs):
+    pass
+
+
+greq = MPI.Grequest.Start(query, free, cancel)
+check(not greq.Test(), "a generalized request before completion")
+greq.Complete()
+status = MPI.Status()
+greq.Wait(status)
+check(state["queried"] >= 1 and status.Get_tag() == 4 and status.Get_source() == 3, "generalized request status")
+check(state.get("freed"), "generalized request freed")
 
 # --- errors --------------------------------------------------------------------------------
 comm.Set_errhandler(MPI.ERRORS_RETURN)
