@@ -66,6 +66,8 @@ WorldConfig WorldConfig::fromEnvironment(std::shared_ptr<ProcessManager> manager
           "zmpi.secret", self.rank == 0 ? freshJobSecret() : std::string(), config.startupTimeout);
       config.linkKeys = jobKeysFromSecret(secret);
     }
+    log::get("mpi")->debug("rank {} of {} started by {} (job {}, node {}, binds {})", self.rank, self.size,
+                           manager->name(), self.jobId, node, config.bindAddress);
     config.universeSize = self.universeSize;
     config.appNum = self.appNum;
     config.manager = std::move(manager);
