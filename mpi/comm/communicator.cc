@@ -14,7 +14,7 @@ Communicator::Communicator(World& world, Group* group, int contextId, Errhandler
 }
 
 Communicator::~Communicator() {
-  handle_.header.magic = 0;
+  retireHandle(handle_.header);
   group_->release();
 }
 
