@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Generates zmpi's Fortran entry points (libmpi_mpifh.so.40) at build time.
+
+Inputs: the export list of Open MPI 4.1's libmpi_mpifh.so.40 (openmpi-4.1-mpifh-exports.txt:
+per code address the function, ompi_send_f, and its aliases, mpi_send_, MPI_SEND, ...), the
+table of mechanical bindings (bindings.txt) and the hand-written sources (*.cc here, which
+mark each function they define with ZMPI_FORTRAN_ALIASES(ompi_x_f)). Outputs:
+  - bindings.cc: every function of the table over the C API, with its aliases; for each
+    function neither the table nor a hand-written file defines, a stub that aborts naming
+    it; the MPI_SIZEOF helpers; Open MPI's data symbols;
+  - aliases.h: ZMPI_FORTRAN_ALIASES_ompi_x_f, the alias declarations a hand-written file
+    expands beside its definition (an alias needs its target in the same file).
+So the library exports exactly Open MPI's list, whatever is implemented.
+"""
+import re
+import sys
+
+HANDLES = {
+    "comm": "MPI_Comm", "type": "MPI_Datatype", "group": "MPI_Group", "op": "MPI_Op", "info": "MPI_Info",
+    "errh": "MPI_Errhandler", "win": "MPI_Win", "file": "MPI_File", "req": "MPI_Request", "msg": "MPI_Message",
+}
+SCALARS = {"i": ("MPI_Fint", True), "I": ("MPI_Fint", False), "a": ("MPI_Aint", True), "A": ("MPI_Aint", False),
+           "o": ("MPI_Offset", True), "O": ("MPI_Offset", False), "n": ("MPI_Count", True), "N": ("MPI_Count", False)}
+SIZEOF = {"character": 1, "logical": 4, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "real32": 4, "real64": 8,
+          "real128": 16, "complex32": 8, "complex64": 16, "complex128": 32}
+
+
+def c_name(impl):
+    """ompi_send_f -> (PMPI_Send, MPI_Send); ompix_bcast_init_f -> (PMPIX_Bcast_init, MPIX_Bcast_init)."""
+    prefix, base = ("MPIX_", impl[6:-2]) if impl.startswith("ompix_") else ("MPI_", impl[5:-2])
+    name = prefix + base[0].upper() + base[1:]
+    return "P" + name, name
+
+
+def binding(impl, args, target=None):
+    pname, mpi_name = c_name(impl)
+    if target:
+        pname = "PMPI_" + target
+    params, before, call, after, lengths = [], [], [], [], []
+    for arg in args:
+        name, kind = arg.split(":")
+        if kind == "b":
+            params.append(f"void* {name}")
+            call.append(f"zf::buffer({name})")
+        elif kind == "ranges":
+            params.append(f"MPI_Fint* {name}")
+            call.append(f"reinterpret_cast<int (*)[3]>({name})")
+        elif kind == "P":
+            params.append(f"void* {name}")
+            call.append(name)
+        elif kind in SCALARS:
+            ctype, by_value = SCALARS[kind]
+            params.append(f"{ctype}* {name}")
+            call.append(f"*{name}" if by_value else name)
+        elif kind.rstrip("<>") in HANDLES:
+            base = kind.rstrip("<>")
+            params.append(f"MPI_Fint* {name}")
+            if kind == base:
+                call.append(f"zf::{base}(*{name})")
+            else:
+                init = f"zf::{base}(*{name})" if kind.endswith("<>") else f"{HANDLES[base]}()"
+                before.append(f"  {HANDLES[base]} {name}_c = {init};")
+                call.append(f"&{name}_c")
+                after.append(f"    *{name} = zf::toFortran({name}_c);")
+        elif kind == "l>":
+            params.append(f"MPI_Fint* {name}")
+            before.append(f"  int {name}_c = 0;")
+            call.append(f"&{name}_c")
+            after.append(f"    *{name} = zf::logical({name}_c);")
+        elif kind in ("status", "status>", "status<>"):
+            params.append(f"MPI_Fint* {name}")
+            before.append(f"  zf::Status {name}_c({name}, {'false' if kind == 'status>' else 'true'});")
+            call.append(f"{name}_c.c()")
+            if kind != "status":
+                after.append(f"    {name}_c.store();")
+        elif kind == "s":
+            params.append(f"char* {name}")
+            lengths.append(f"size_t {name}_len")
+            before.append(f"  zf::InString {name}_c({name}, {name}_len);")
+            before.append(f'  if (!{name}_c.ok()) return zf::badLength(ierr, "{mpi_name}", "{name}", {name}_len);')
+            call.append(f"{name}_c.c()")
+        else:
+            sys.exit(f"gen_bindings.py: {impl}: unknown kind {kind!r} of {name}")
+    signature = ", ".join(params + ["MPI_Fint* ierr"] + lengths)
+    lines = [f'extern "C" ZMPI_FORTRAN_EXPORT void {impl}({signature}) {{']
+    lines += before
+    lines.append(f"  const int rc = {pname}({', '.join(call)});")
+    if after:
+        lines.append("  if (rc == MPI_SUCCESS) {")
+        lines += after
+        lines.append("  }")
+    lines.append("  zf::setError(ierr, rc);")
+    lines.append("}")
+    return lines
+
+
+def alias_lines(impl, aliases):
+    return [f'extern "C" ZMPI_FORTRAN_EXPORT decltype({impl}) {a} __attribute__((weak, alias("{impl}")));'
+            for a in aliases]
+
+
+def main():
+    exports_file, table_file, out_cc, out_h = sys.argv[1:5]
+    hand_sources = sys.argv[5:]
+    groups, data = [], []
+    for line in open(exports_file):
+        if not line.strip() or line.startswith("#"):
+            continue
+        words = line.split()
+        if words[0] == "data":
+            data.append((words[1], int(words[2])))
+        else:
+            groups.append((words[0], words[1:]))
+    table = {}
+    for line in open(table_file):
+        if not line.strip() or line.startswith("#"):
+            continue
+        words = line.split()
+        name, _, target = words[0].partition("=")
+        impl = ("ompix_" + name[2:] if name.startswith("x_") else "ompi_" + name) + "_f"
+        table[impl] = (words[1:], target)
+    hand = set()
+    for source in hand_sources:
+        hand.update(re.findall(r"^ZMPI_FORTRAN_ALIASES\((\w+)\)", open(source).read(), re.M))
+    known = {impl for impl, _ in groups}
+    for impl in sorted((set(table) | hand) - known):
+        sys.exit(f"gen_bindings.py: {impl} is not an entry point of Open MPI's libmpi_mpifh")
+    for impl in sorted(set(table) & hand):
+        sys.exit(f"gen_bindings.py: {impl} is both in bindings.txt and written by hand")
+
+    header = ["// Generated by fortran/gen_bindings.py. Do not edit.", "#pragma once", ""]
+    cc = ["// Generated by fortran/gen_bindings.py from bindings.txt. Do not edit.",
+          '#include "fortran/convert.h"', "", "namespace zf = zmpi::fortran;", ""]
+    generated = stubbed = 0
+    for impl, aliases in groups:
+        if impl.startswith(("mpi_sizeof_", "pmpi_sizeof_")):
+            kind = impl.split("_")[2]
+            # MPI_SIZEOF(x, size, ierror): the bytes of one element of x's type.
+            cc.append(f'extern "C" ZMPI_FORTRAN_EXPORT void {impl}(void*, MPI_Fint* size, MPI_Fint* ierr) '
+                      f"{{ *size = {SIZEOF[kind]}; zf::setError(ierr, MPI_SUCCESS); }}")
+            continue
+        if impl in hand:
+            header.append(f"#define ZMPI_FORTRAN_ALIASES_{impl} \\")
+            header += [f"  {line} \\" for line in alias_lines(impl, aliases)]
+            header.append("")
+            continue
+        if impl in table:
+            cc += binding(impl, *table[impl])
+            generated += 1
+        elif impl == "mpiext_pcollreq_mpifh_dummy":
+            cc.append(f'extern "C" ZMPI_FORTRAN_EXPORT void {impl}() {{}}  // a marker Open MPI exports')
+        else:
+            cc.append(f'extern "C" ZMPI_FORTRAN_EXPORT void {impl}() {{ zf::unsupported("{c_name(impl)[1]}"); }}')
+            stubbed += 1
+        cc += alias_lines(impl, aliases)
+        cc.append("")
+    for name, size in data:
+        cc.append(f"// Open MPI's object of that name, {size} bytes; nothing in zmpi reads it.")
+        cc.append(f'extern "C" {{ ZMPI_FORTRAN_EXPORT alignas(16) char {name}[{size}] = {{}}; }}')
+    total = len([g for g in groups if not g[0].startswith(("mpi_sizeof_", "pmpi_sizeof_"))])
+    cc.append(f"// {generated} generated, {len(hand)} by hand, {stubbed} stubs of {total} functions.")
+    open(out_cc, "w").write("\n".join(cc) + "\n")
+    open(out_h, "w").write("\n".join(header) + "\n")
+
+
+if __name__ == "__main__":
+    main()
