@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -99,21 +100,30 @@ inline void setError(MPI_Fint* ierr, int rc) {
   if (ierr != nullptr) *ierr = rc;
 }
 
-// A status argument: the C call works on a properly aligned copy (a Fortran INTEGER array
-// is only 4-byte aligned), or on MPI_STATUS_IGNORE when the program passed that.
+// A status argument: the C call writes the program's INTEGER array itself when it is
+// aligned like the C struct (as Open MPI's bindings do: the layouts are the same), else an
+// aligned copy (a Fortran INTEGER array need only be 4-byte aligned), or MPI_STATUS_IGNORE.
 class Status {
  public:
-  Status(MPI_Fint* fortran, bool copyIn) : fortran_(statusIgnored(fortran) ? nullptr : fortran) {
-    if (fortran_ != nullptr && copyIn) std::memcpy(&c_, fortran_, sizeof c_);
+  Status(MPI_Fint* fortran, bool copyIn) {
+    if (statusIgnored(fortran)) return;
+    if (reinterpret_cast<uintptr_t>(fortran) % alignof(MPI_Status) == 0) {
+      c_ = reinterpret_cast<MPI_Status*>(fortran);
+      return;
+    }
+    fortran_ = fortran;
+    c_ = &copy_;
+    if (copyIn) std::memcpy(&copy_, fortran, sizeof copy_);
   }
-  MPI_Status* c() { return fortran_ != nullptr ? &c_ : MPI_STATUS_IGNORE; }
+  MPI_Status* c() { return c_; }
   void store() const {
-    if (fortran_ != nullptr) std::memcpy(fortran_, &c_, sizeof c_);
+    if (fortran_ != nullptr) std::memcpy(fortran_, &copy_, sizeof copy_);
   }
 
  private:
-  MPI_Fint* fortran_;
-  MPI_Status c_{};
+  MPI_Status* c_ = MPI_STATUS_IGNORE;
+  MPI_Fint* fortran_ = nullptr;  // set only when working on the copy
+  MPI_Status copy_;
 };
 
 // A CHARACTER argument in: Fortran pads with blanks and has no terminator, so the value is
