@@ -68,6 +68,10 @@ void badLength(MPI_Fint* ierr, const char* call, const char* argument, size_t le
             std::to_string(static_cast<long long>(length)));
 }
 
+void unsupportedCall(MPI_Fint* ierr, const char* call) {
+  raise(ierr, MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION, call, "not supported by zmpi yet");
+}
+
 void unsupported(const char* call) {
   std::fprintf(stderr, "zmpi: %s is not supported by zmpi's Fortran bindings yet (MPI_ERR_UNSUPPORTED_OPERATION)\n",
                call);

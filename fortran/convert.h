@@ -152,6 +152,10 @@ inline constexpr size_t kMaxStringLength = size_t{1} << 30;
 void raise(MPI_Fint* ierr, MPI_Comm comm, int errorClass, const char* call, const std::string& what);
 void badLength(MPI_Fint* ierr, const char* call, const char* argument, size_t length);
 
+// A call zmpi's C library cannot make (persistent collectives, dynamic processes, ...):
+// MPI_ERR_UNSUPPORTED_OPERATION through MPI_COMM_WORLD's error handler, naming the call.
+void unsupportedCall(MPI_Fint* ierr, const char* call);
+
 // An entry point zmpi does not implement: aborts the job with a message naming it (its
 // arguments are unknown here, so there is no ierror to set).
 [[noreturn]] void unsupported(const char* call);

@@ -5,7 +5,8 @@ Inputs: the export list of Open MPI 4.1's libmpi_mpifh.so.40 (openmpi-4.1-mpifh-
 per code address the function, ompi_send_f, and its aliases, mpi_send_, MPI_SEND, ...), the
 table of mechanical bindings (bindings.txt) and the hand-written sources (*.cc here, which
 mark each function they define with ZMPI_FORTRAN_ALIASES(ompi_x_f)). Outputs:
-  - bindings.cc: every function of the table over the C API, with its aliases; for each
+  - bindings.cc: every function of the table over the C API, with its aliases (those the
+    table marks unsupported fail through the error handler, naming themselves); for each
     function neither the table nor a hand-written file defines, a stub that aborts naming
     it; the MPI_SIZEOF helpers; Open MPI's data symbols;
   - aliases.h: ZMPI_FORTRAN_ALIASES_ompi_x_f, the alias declarations a hand-written file
@@ -94,6 +95,11 @@ def binding(impl, args, target=None):
     return lines
 
 
+def unsupported_binding(impl, args):
+    params = ", ".join([f"void* /*{a}*/" for a in args] + ["MPI_Fint* ierr"])
+    return [f'extern "C" ZMPI_FORTRAN_EXPORT void {impl}({params}) {{ zf::unsupportedCall(ierr, "{c_name(impl)[1]}"); }}']
+
+
 def alias_lines(impl, aliases):
     return [f'extern "C" ZMPI_FORTRAN_EXPORT decltype({impl}) {a} __attribute__((weak, alias("{impl}")));'
             for a in aliases]
@@ -116,9 +122,10 @@ def main():
         if not line.strip() or line.startswith("#"):
             continue
         words = line.split()
-        name, _, target = words[0].partition("=")
+        unsupported = words[0].startswith("!")
+        name, _, target = words[0].lstrip("!").partition("=")
         impl = ("ompix_" + name[2:] if name.startswith("x_") else "ompi_" + name) + "_f"
-        table[impl] = (words[1:], target)
+        table[impl] = (words[1:], "!" if unsupported else target)
     hand = set()
     for source in hand_sources:
         hand.update(re.findall(r"^ZMPI_FORTRAN_ALIASES\((\w+)\)", open(source).read(), re.M))
@@ -144,7 +151,10 @@ def main():
             header += [f"  {line} \\" for line in alias_lines(impl, aliases)]
             header.append("")
             continue
-        if impl in table:
+        if impl in table and table[impl][1] == "!":
+            cc += unsupported_binding(impl, table[impl][0])
+            stubbed += 1
+        elif impl in table:
             cc += binding(impl, *table[impl])
             generated += 1
         elif impl == "mpiext_pcollreq_mpifh_dummy":
@@ -158,7 +168,7 @@ def main():
         cc.append(f"// Open MPI's object of that name, {size} bytes; nothing in zmpi reads it.")
         cc.append(f'extern "C" {{ ZMPI_FORTRAN_EXPORT alignas(16) char {name}[{size}] = {{}}; }}')
     total = len([g for g in groups if not g[0].startswith(("mpi_sizeof_", "pmpi_sizeof_"))])
-    cc.append(f"// {generated} generated, {len(hand)} by hand, {stubbed} stubs of {total} functions.")
+    cc.append(f"// {generated} generated, {len(hand)} by hand, {stubbed} unsupported of {total} functions.")
     open(out_cc, "w").write("\n".join(cc) + "\n")
     open(out_h, "w").write("\n".join(header) + "\n")
 

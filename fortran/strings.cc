@@ -114,4 +114,41 @@ ZMPI_FORTRAN_EXPORT void ompi_info_get_nthkey_f(MPI_Fint* info, MPI_Fint* n, cha
 }
 ZMPI_FORTRAN_ALIASES(ompi_info_get_nthkey_f)
 
+ZMPI_FORTRAN_EXPORT void ompi_file_get_view_f(MPI_Fint* fh, MPI_Offset* disp, MPI_Fint* etype, MPI_Fint* filetype,
+                                              char* datarep, MPI_Fint* ierr, size_t datarep_len) {
+  if (!checkLength(ierr, "MPI_File_get_view", "datarep", datarep_len)) return;
+  OutText<MPI_MAX_DATAREP_STRING> out;
+  MPI_Datatype etypeC = MPI_DATATYPE_NULL;
+  MPI_Datatype filetypeC = MPI_DATATYPE_NULL;
+  const int rc = PMPI_File_get_view(zf::file(*fh), disp, &etypeC, &filetypeC, out.text);
+  if (rc == MPI_SUCCESS) {
+    *etype = zf::toFortran(etypeC);
+    *filetype = zf::toFortran(filetypeC);
+    out.store(datarep, datarep_len);
+  }
+  zf::setError(ierr, rc);
+}
+ZMPI_FORTRAN_ALIASES(ompi_file_get_view_f)
+
+ZMPI_FORTRAN_EXPORT void ompi_open_port_f(MPI_Fint* info, char* port_name, MPI_Fint* ierr, size_t port_name_len) {
+  if (!checkLength(ierr, "MPI_Open_port", "port_name", port_name_len)) return;
+  OutText<MPI_MAX_PORT_NAME> out;
+  const int rc = PMPI_Open_port(zf::info(*info), out.text);
+  if (rc == MPI_SUCCESS) out.store(port_name, port_name_len);
+  zf::setError(ierr, rc);
+}
+ZMPI_FORTRAN_ALIASES(ompi_open_port_f)
+
+ZMPI_FORTRAN_EXPORT void ompi_lookup_name_f(char* service_name, MPI_Fint* info, char* port_name, MPI_Fint* ierr,
+                                            size_t service_name_len, size_t port_name_len) {
+  const zf::InString service(service_name, service_name_len);
+  if (!service.ok()) return zf::badLength(ierr, "MPI_Lookup_name", "service_name", service_name_len);
+  if (!checkLength(ierr, "MPI_Lookup_name", "port_name", port_name_len)) return;
+  OutText<MPI_MAX_PORT_NAME> out;
+  const int rc = PMPI_Lookup_name(service.c(), zf::info(*info), out.text);
+  if (rc == MPI_SUCCESS) out.store(port_name, port_name_len);
+  zf::setError(ierr, rc);
+}
+ZMPI_FORTRAN_ALIASES(ompi_lookup_name_f)
+
 }  // extern "C"

@@ -1,6 +1,6 @@
 // Bad input to the Fortran bindings, called as gfortran calls them (every argument by
 // reference, CHARACTER lengths last): each must come back as an MPI error class through
-// the error handler, never a crash.
+// the error handler, never a crash; so must a call zmpi's C library cannot make.
 //   bad_input          under MPI_ERRORS_RETURN: checks the classes, prints "bad input: ok"
 //   bad_input fatal    under MPI_ERRORS_ARE_FATAL: a string length no Fortran string has;
 //                      the job must end with a message naming MPI_Comm_set_name
@@ -19,6 +19,7 @@ void mpi_barrier_(MPI_Fint* comm, MPI_Fint* ierr);
 void mpi_type_commit_(MPI_Fint* type, MPI_Fint* ierr);
 void mpi_waitall_(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, MPI_Fint* ierr);
 void mpi_error_class_(MPI_Fint* code, MPI_Fint* errorclass, MPI_Fint* ierr);
+void mpix_barrier_init_(MPI_Fint* comm, MPI_Fint* info, MPI_Fint* request, MPI_Fint* ierr);
 extern MPI_Fint mpi_fortran_statuses_ignore_[];
 
 static int failures = 0;
@@ -71,6 +72,10 @@ int main(int argc, char** argv) {
   MPI_Fint negative = -2;
   mpi_waitall_(&negative, requests, mpi_fortran_statuses_ignore_, &ierr);
   expect("waitall of a negative count", ierr, MPI_ERR_COUNT);
+
+  MPI_Fint infoNull = 0, request = 0;
+  mpix_barrier_init_(&world, &infoNull, &request, &ierr);
+  expect("a call zmpi cannot make yet", ierr, MPI_ERR_UNSUPPORTED_OPERATION);
 
   mpi_finalize_(&ierr);
   if (failures == 0) printf("bad input: ok\n");

@@ -33,6 +33,7 @@ program suite
   call test_errors()
   call test_user_op()
   call test_attributes()
+  call test_mpi1_and_queries()
 
   call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
@@ -416,6 +417,57 @@ contains
     call MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval, ierr)
     call MPI_Comm_free_keyval(keyval, ierr)
   end subroutine test_attributes
+
+  ! MPI-1's calls with INTEGER addresses, and queries that give handles and strings back.
+  subroutine test_mpi1_and_queries()
+    integer :: a(2), address0, address1, extent, lb, ub, newtype, hv, handler
+    integer :: blocks(2), displs(2), types(2), ints(8), datatypes(4), ni, na, nd, combiner
+    integer(kind=MPI_ADDRESS_KIND) :: addresses(4)
+    integer :: fh, etype, filetype
+    integer(kind=MPI_OFFSET_KIND) :: disp
+    character(len=MPI_MAX_DATAREP_STRING) :: datarep
+    character(len=64) :: filename
+    ! An address fits an INTEGER only below 2 GiB: elsewhere the call fails, MPI_ERR_ARG.
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+    call MPI_Address(a(1), address0, ierr)
+    call MPI_Address(a(2), address1, ierr)
+    if (ierr == MPI_SUCCESS) call check(address1 - address0 == 4, 'MPI_Address')
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
+    call MPI_Type_extent(MPI_DOUBLE_PRECISION, extent, ierr)
+    call check(extent == 8, 'MPI_Type_extent')
+    blocks = [1, 2]
+    displs = [0, 8]
+    types = [MPI_DOUBLE_PRECISION, MPI_INTEGER]
+    call MPI_Type_struct(2, blocks, displs, types, newtype, ierr)
+    call MPI_Type_lb(newtype, lb, ierr)
+    call MPI_Type_ub(newtype, ub, ierr)
+    call check(lb == 0 .and. ub == 16, 'MPI_Type_struct bounds')
+    call MPI_Type_free(newtype, ierr)
+    call MPI_Type_vector(3, 2, 4, MPI_REAL, newtype, ierr)
+    call MPI_Type_get_envelope(newtype, ni, na, nd, combiner, ierr)
+    call check(combiner == MPI_COMBINER_VECTOR .and. ni == 3 .and. nd == 1, 'vector envelope')
+    call MPI_Type_get_contents(newtype, ni, na, nd, ints, addresses, datatypes, ierr)
+    call check(ierr == MPI_SUCCESS .and. all(ints(1:3) == [3, 2, 4]) .and. datatypes(1) == MPI_REAL, &
+               'MPI_Type_get_contents')
+    call MPI_Type_free(newtype, ierr)
+    call MPI_Type_hvector(2, 1, 16, MPI_INTEGER, hv, ierr)
+    call MPI_Type_extent(hv, extent, ierr)
+    call check(extent == 20, 'MPI_Type_hvector extent')
+    call MPI_Type_free(hv, ierr)
+    call MPI_Errhandler_get(MPI_COMM_WORLD, handler, ierr)
+    call check(handler == MPI_ERRORS_ARE_FATAL, 'MPI_Errhandler_get')
+    call MPI_Errhandler_set(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+    call MPI_Errhandler_set(MPI_COMM_WORLD, handler, ierr)
+    call MPI_Errhandler_free(handler, ierr)
+    write (filename, '(a,i0,a)') 'zmpi_fortran_view_', nprocs, '.dat'
+    call MPI_File_open(MPI_COMM_WORLD, trim(filename), MPI_MODE_CREATE + MPI_MODE_RDWR + MPI_MODE_DELETE_ON_CLOSE, &
+                       MPI_INFO_NULL, fh, ierr)
+    disp = 0
+    call MPI_File_set_view(fh, disp, MPI_INTEGER, MPI_INTEGER, 'native', MPI_INFO_NULL, ierr)
+    call MPI_File_get_view(fh, disp, etype, filetype, datarep, ierr)
+    call check(ierr == MPI_SUCCESS .and. datarep == 'native' .and. etype == MPI_INTEGER, 'MPI_File_get_view')
+    call MPI_File_close(fh, ierr)
+  end subroutine test_mpi1_and_queries
 
 end program suite
 
