@@ -61,6 +61,14 @@ extern const std::array<MPI_Comm, kPredefinedComms> kComms;
 extern const std::array<MPI_Datatype, kPredefinedDatatypes> kDatatypes;
 extern const std::array<MPI_Op, kPredefinedOps> kOps;
 
+// Whether an index names a predefined handle of this library's tables (the bindings' fast path).
+inline bool predefinedComm(MPI_Fint index) { return static_cast<unsigned>(index) < kPredefinedComms; }
+inline bool predefinedType(MPI_Fint index) {
+  const auto i = static_cast<size_t>(static_cast<unsigned>(index));
+  return i < kPredefinedDatatypes && kDatatypes[i] != nullptr;
+}
+inline bool predefinedOp(MPI_Fint index) { return static_cast<unsigned>(index) < kPredefinedOps; }
+
 inline MPI_Comm comm(MPI_Fint index) {
   const auto i = static_cast<size_t>(static_cast<unsigned>(index));
   return i < kPredefinedComms ? kComms[i] : PMPI_Comm_f2c(index);

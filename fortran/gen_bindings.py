@@ -33,7 +33,38 @@ def c_name(impl):
     return "P" + name, name
 
 
+# Handle kinds with predefined handles resolved from this library's own tables (convert.h).
+FAST = {"comm": ("predefinedComm", "kComms"), "type": ("predefinedType", "kDatatypes"), "op": ("predefinedOp", "kOps")}
+
+
 def binding(impl, args, target=None):
+    """The binding of impl. Where it takes communicators, datatypes or ops, the body comes
+    twice: with table loads where every such index is a predefined handle (the hot path --
+    MPI_Send(buf, n, MPI_INTEGER, dest, tag, MPI_COMM_WORLD) -- without calls that would
+    make it save registers), and a general one, out of line, with full conversions."""
+    general = body(impl, args, target, fast=False)
+    fast_args = [a.split(":") for a in args if a.split(":")[1] in FAST]
+    if not fast_args:
+        return [line.replace("@NAME@", impl).replace("@LINKAGE@", 'extern "C" ZMPI_FORTRAN_EXPORT ')
+                for line in general]
+    names = call_names(args)
+    condition = " && ".join(f"zf::{FAST[kind][0]}(*{name})" for name, kind in fast_args)
+    lines = [line.replace("@NAME@", impl + "_general").replace("@LINKAGE@", "[[gnu::noinline, gnu::cold]] static ")
+             for line in general]
+    fast = body(impl, args, target, fast=True)
+    lines.append(fast[0].replace("@NAME@", impl).replace("@LINKAGE@", 'extern "C" ZMPI_FORTRAN_EXPORT '))
+    lines.append(f"  if (!({condition})) [[unlikely]] return {impl}_general({', '.join(names)});")
+    lines += fast[1:]
+    return lines
+
+
+def call_names(args):
+    """The binding's parameter names, in order: the arguments, ierr, the hidden lengths."""
+    names = [a.split(":")[0] for a in args]
+    return names + ["ierr"] + [f"{n}_len" for n, k in (a.split(":") for a in args) if k == "s"]
+
+
+def body(impl, args, target, fast):
     pname, mpi_name = c_name(impl)
     if target:
         pname = "PMPI_" + target
@@ -57,7 +88,8 @@ def binding(impl, args, target=None):
             base = kind.rstrip("<>")
             params.append(f"MPI_Fint* {name}")
             if kind == base:
-                call.append(f"zf::{base}(*{name})")
+                call.append(f"zf::{FAST[base][1]}[static_cast<size_t>(*{name})]" if fast and base in FAST
+                            else f"zf::{base}(*{name})")
             else:
                 init = f"zf::{base}(*{name})" if kind.endswith("<>") else f"{HANDLES[base]}()"
                 before.append(f"  {HANDLES[base]} {name}_c = {init};")
@@ -83,7 +115,7 @@ def binding(impl, args, target=None):
         else:
             sys.exit(f"gen_bindings.py: {impl}: unknown kind {kind!r} of {name}")
     signature = ", ".join(params + ["MPI_Fint* ierr"] + lengths)
-    lines = [f'extern "C" ZMPI_FORTRAN_EXPORT void {impl}({signature}) {{']
+    lines = [f"@LINKAGE@void @NAME@({signature}) {{"]
     lines += before
     lines.append(f"  const int rc = {pname}({', '.join(call)});")
     if after:
