@@ -41,9 +41,10 @@ InString::InString(const char* text, size_t length) {
 }
 
 void storeString(const char* value, char* fortran, size_t length) {
+  // No terminator: a Fortran string is its length, padded with blanks.
   const size_t n = std::min(std::strlen(value), length);
-  std::memcpy(fortran, value, n);
-  std::memset(fortran + n, ' ', length - n);
+  std::copy_n(value, n, fortran);
+  std::fill_n(fortran + n, length - n, ' ');
 }
 
 void raise(MPI_Fint* ierr, MPI_Comm comm, int errorClass, const char* call, const std::string& what) {

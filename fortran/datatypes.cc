@@ -49,7 +49,7 @@ ZMPI_FORTRAN_ALIASES(ompi_type_create_struct_f)
 ZMPI_FORTRAN_EXPORT void ompi_alltoallw_f(void* sendbuf, MPI_Fint* sendcounts, MPI_Fint* sdispls, MPI_Fint* sendtypes,
                                           void* recvbuf, MPI_Fint* recvcounts, MPI_Fint* rdispls, MPI_Fint* recvtypes,
                                           MPI_Fint* comm, MPI_Fint* ierr) {
-  const MPI_Comm c = zf::comm(*comm);
+  MPI_Comm c = zf::comm(*comm);
   const int n = peers(c);
   void* send = zf::buffer(sendbuf);
   std::vector<MPI_Datatype> s = send == MPI_IN_PLACE ? std::vector<MPI_Datatype>(1) : types(sendtypes, n);
@@ -64,7 +64,7 @@ ZMPI_FORTRAN_ALIASES(ompi_alltoallw_f)
 ZMPI_FORTRAN_EXPORT void ompi_ialltoallw_f(void* sendbuf, MPI_Fint* sendcounts, MPI_Fint* sdispls, MPI_Fint* sendtypes,
                                            void* recvbuf, MPI_Fint* recvcounts, MPI_Fint* rdispls, MPI_Fint* recvtypes,
                                            MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
-  const MPI_Comm c = zf::comm(*comm);
+  MPI_Comm c = zf::comm(*comm);
   const int n = peers(c);
   void* send = zf::buffer(sendbuf);
   std::vector<MPI_Datatype> s = send == MPI_IN_PLACE ? std::vector<MPI_Datatype>(1) : types(sendtypes, n);

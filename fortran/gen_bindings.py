@@ -198,7 +198,7 @@ def main():
         cc.append("")
     for name, size in data:
         cc.append(f"// Open MPI's object of that name, {size} bytes; nothing in zmpi reads it.")
-        cc.append(f'extern "C" {{ ZMPI_FORTRAN_EXPORT alignas(16) char {name}[{size}] = {{}}; }}')
+        cc.append(f'extern "C" {{ alignas(16) ZMPI_FORTRAN_EXPORT char {name}[{size}] = {{}}; }}')
     total = len([g for g in groups if not g[0].startswith(("mpi_sizeof_", "pmpi_sizeof_"))])
     cc.append(f"// {generated} generated, {len(hand)} by hand, {stubbed} unsupported of {total} functions.")
     open(out_cc, "w").write("\n".join(cc) + "\n")

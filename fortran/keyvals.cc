@@ -37,6 +37,7 @@ int copyTrampoline(Handle old, int keyval, void* extra, void* in, void* out, int
   MPI_Fint ierr = MPI_SUCCESS;
   record->copy(&oldF, &keyvalF, &record->extra, &valueIn, &valueOut, &flagF, &ierr);
   *flag = flagF != 0;
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the Fortran value becomes the C attribute
   if (*flag) *static_cast<void**>(out) = reinterpret_cast<void*>(static_cast<MPI_Aint>(valueOut));
   return ierr;
 }

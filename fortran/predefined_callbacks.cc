@@ -5,6 +5,7 @@
 // C library does not, so they are here, under the lower-case manglings gfortran uses.
 #include "fortran/convert.h"
 
+// NOLINTBEGIN(bugprone-macro-parentheses): the arguments are declarators and types, not expressions
 #define ZMPI_CALLBACK_NAMES(name, impl)                                                      \
   extern "C" ZMPI_FORTRAN_EXPORT decltype(impl) name __attribute__((weak, alias(#impl)));    \
   extern "C" ZMPI_FORTRAN_EXPORT decltype(impl) name##_ __attribute__((weak, alias(#impl))); \
@@ -64,3 +65,4 @@ extern "C" ZMPI_FORTRAN_EXPORT void ompi_conversion_fn_null_f(void*, MPI_Fint*, 
   *ierr = MPI_SUCCESS;
 }
 ZMPI_CALLBACK_NAMES(mpi_conversion_fn_null, ompi_conversion_fn_null_f)
+// NOLINTEND(bugprone-macro-parentheses)

@@ -26,7 +26,7 @@ void reserve(HandleKind kind, int32_t index, Handle handle) {
 
 void reservePredefined(HandleKind kind) {
 #define ZMPI_RESERVE(index, handle) reserve(kind, index, handle);
-#define ZMPI_RESERVE_SYMBOL(index, symbol) reserve(kind, index, &symbol.object);
+#define ZMPI_RESERVE_SYMBOL(index, symbol) reserve(kind, index, &(symbol).object);
   switch (kind) {
     case HandleKind::Comm:
       ZMPI_FORTRAN_COMMS(ZMPI_RESERVE) break;
