@@ -110,32 +110,19 @@ inline void setError(MPI_Fint* ierr, int rc) {
 }
 
 // A status argument: the C call writes the program's INTEGER array itself when it is
-// aligned like the C struct (as Open MPI's bindings do: the layouts are the same), else an
-// aligned copy (a Fortran INTEGER array need only be 4-byte aligned), or MPI_STATUS_IGNORE.
-class Status {
- public:
-  // NOLINTBEGIN(clang-analyzer-optin.cplusplus.UninitializedObject): copy_ is read only after a write
-  Status(MPI_Fint* fortran, bool copyIn) {
-    if (statusIgnored(fortran)) return;
-    if (reinterpret_cast<uintptr_t>(fortran) % alignof(MPI_Status) == 0) {
-      c_ = reinterpret_cast<MPI_Status*>(fortran);
-      return;
-    }
-    fortran_ = fortran;
-    c_ = &copy_;
-    if (copyIn) std::memcpy(&copy_, fortran, sizeof copy_);
-  }
-  // NOLINTEND(clang-analyzer-optin.cplusplus.UninitializedObject)
-  MPI_Status* c() { return c_; }
-  void store() const {
-    if (fortran_ != nullptr) std::memcpy(fortran_, &copy_, sizeof copy_);
-  }
-
- private:
-  MPI_Status* c_ = MPI_STATUS_IGNORE;
-  MPI_Fint* fortran_ = nullptr;  // set only when working on the copy
-  MPI_Status copy_;
-};
+// aligned like the C struct (as Open MPI's bindings do: the layouts are the same), else the
+// caller's aligned copy (a Fortran INTEGER array need only be 4-byte aligned), or it gets
+// MPI_STATUS_IGNORE. storeStatus copies the copy back. Free functions, so that the pointer
+// stays in a register on the hot path (MPI_Recv).
+inline MPI_Status* statusFor(MPI_Fint* fortran, MPI_Status* copy, bool copyIn) {
+  if (statusIgnored(fortran)) return MPI_STATUS_IGNORE;
+  if (reinterpret_cast<uintptr_t>(fortran) % alignof(MPI_Status) == 0) return reinterpret_cast<MPI_Status*>(fortran);
+  if (copyIn) std::memcpy(copy, fortran, sizeof *copy);
+  return copy;
+}
+inline void storeStatus(MPI_Fint* fortran, const MPI_Status* used, const MPI_Status* copy) {
+  if (used == copy) std::memcpy(fortran, copy, sizeof *copy);
+}
 
 // A CHARACTER argument in: Fortran pads with blanks and has no terminator, so the value is
 // the text without its trailing (and, as Open MPI does, leading) blanks.

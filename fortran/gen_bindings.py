@@ -102,10 +102,12 @@ def body(impl, args, target, fast):
             after.append(f"    *{name} = zf::logical({name}_c);")
         elif kind in ("status", "status>", "status<>"):
             params.append(f"MPI_Fint* {name}")
-            before.append(f"  zf::Status {name}_c({name}, {'false' if kind == 'status>' else 'true'});")
-            call.append(f"{name}_c.c()")
+            before.append(f"  MPI_Status {name}_copy;")
+            before.append(f"  MPI_Status* {name}_c = zf::statusFor({name}, &{name}_copy, "
+                          f"{'false' if kind == 'status>' else 'true'});")
+            call.append(f"{name}_c")
             if kind != "status":
-                after.append(f"    {name}_c.store();")
+                after.append(f"    zf::storeStatus({name}, {name}_c, &{name}_copy);")
         elif kind == "s":
             params.append(f"char* {name}")
             lengths.append(f"size_t {name}_len")

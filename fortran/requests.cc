@@ -96,13 +96,14 @@ ZMPI_FORTRAN_EXPORT void ompi_waitany_f(MPI_Fint* count, MPI_Fint* requests, MPI
                                         MPI_Fint* ierr) {
   if (!checkCount(ierr, "MPI_Waitany", *count)) return;
   Requests r(requests, *count, mpi_fortran_statuses_ignore_);
-  zf::Status s(status, false);
+  MPI_Status copy;
+  MPI_Status* s = zf::statusFor(status, &copy, false);
   int indexC = MPI_UNDEFINED;
-  const int rc = PMPI_Waitany(*count, r.c(), &indexC, s.c());
+  const int rc = PMPI_Waitany(*count, r.c(), &indexC, s);
   r.store(requests);
   if (rc == MPI_SUCCESS) {
     *index = toFortranIndex(indexC);
-    s.store();
+    zf::storeStatus(status, s, &copy);
   }
   zf::setError(ierr, rc);
 }
@@ -112,15 +113,16 @@ ZMPI_FORTRAN_EXPORT void ompi_testany_f(MPI_Fint* count, MPI_Fint* requests, MPI
                                         MPI_Fint* status, MPI_Fint* ierr) {
   if (!checkCount(ierr, "MPI_Testany", *count)) return;
   Requests r(requests, *count, mpi_fortran_statuses_ignore_);
-  zf::Status s(status, false);
+  MPI_Status copy;
+  MPI_Status* s = zf::statusFor(status, &copy, false);
   int indexC = MPI_UNDEFINED;
   int done = 0;
-  const int rc = PMPI_Testany(*count, r.c(), &indexC, &done, s.c());
+  const int rc = PMPI_Testany(*count, r.c(), &indexC, &done, s);
   r.store(requests);
   if (rc == MPI_SUCCESS) {
     *index = toFortranIndex(indexC);
     *flag = zf::logical(done);
-    s.store();
+    zf::storeStatus(status, s, &copy);
   }
   zf::setError(ierr, rc);
 }
