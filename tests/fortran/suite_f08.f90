@@ -8,7 +8,26 @@ module suite_f08_callbacks
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   implicit none
   integer :: handler_calls = 0
+  integer :: deletes = 0
 contains
+  subroutine copy_plus_one(oldcomm, keyval, extra_state, value_in, value_out, flag, ierror)
+    type(MPI_Comm) :: oldcomm
+    integer :: keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state, value_in, value_out
+    logical :: flag
+    value_out = value_in + 1 + extra_state
+    flag = .true.
+    ierror = MPI_SUCCESS
+  end subroutine copy_plus_one
+
+  subroutine delete_count(comm, keyval, value, extra_state, ierror)
+    type(MPI_Comm) :: comm
+    integer :: keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: value, extra_state
+    deletes = deletes + 1
+    ierror = MPI_SUCCESS
+  end subroutine delete_count
+
   subroutine count_error(comm, code)
     type(MPI_Comm) :: comm
     integer :: code
@@ -365,8 +384,22 @@ contains
   subroutine test_attributes()
     integer(kind=MPI_ADDRESS_KIND) :: value
     logical :: flag
+    integer :: keyval
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    type(MPI_Comm) :: dup
     call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, value, flag)
     call check(flag .and. value >= 32767, 'MPI_TAG_UB')
+    extra = 1000
+    call MPI_Comm_create_keyval(copy_plus_one, delete_count, keyval, extra)
+    value = 41
+    call MPI_Comm_set_attr(MPI_COMM_WORLD, keyval, value)
+    call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+    call MPI_Comm_get_attr(dup, keyval, value, flag)
+    call check(flag .and. value == 1042, 'a Fortran copy procedure with its extra_state')
+    call MPI_Comm_free(dup)
+    call check(deletes == 1, 'a Fortran delete procedure on comm_free')
+    call MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval)
+    call MPI_Comm_free_keyval(keyval)
   end subroutine test_attributes
 
 end program suite

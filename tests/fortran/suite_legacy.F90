@@ -403,6 +403,9 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: value, extra
     integer :: keyval, dup
     logical :: flag
+    integer :: deletes
+    common /keyval_state/ deletes
+    external :: copy_plus_one, delete_count
     call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, value, flag, ierr)
     call check(flag .and. value >= 32767, 'MPI_TAG_UB')
     extra = 0
@@ -415,6 +418,20 @@ contains
     call check(flag .and. value == 1234567890123_MPI_ADDRESS_KIND, 'attribute copied by MPI_COMM_DUP_FN')
     call MPI_Comm_free(dup, ierr)
     call MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval, ierr)
+    call MPI_Comm_free_keyval(keyval, ierr)
+    ! Copy and delete procedures written in Fortran.
+    deletes = 0
+    extra = 1000
+    call MPI_Comm_create_keyval(copy_plus_one, delete_count, keyval, extra, ierr)
+    value = 41
+    call MPI_Comm_set_attr(MPI_COMM_WORLD, keyval, value, ierr)
+    call MPI_Comm_dup(MPI_COMM_WORLD, dup, ierr)
+    call MPI_Comm_get_attr(dup, keyval, value, flag, ierr)
+    call check(flag .and. value == 1042, 'a Fortran copy procedure with its extra_state')
+    call MPI_Comm_free(dup, ierr)
+    call check(deletes == 1, 'a Fortran delete procedure on comm_free')
+    call MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval, ierr)
+    call check(deletes == 2, 'a Fortran delete procedure on delete_attr')
     call MPI_Comm_free_keyval(keyval, ierr)
   end subroutine test_attributes
 
@@ -488,3 +505,37 @@ subroutine max_abs(invec, inoutvec, len, datatype)
     inoutvec(i) = max(abs(invec(i)), abs(inoutvec(i)))
   end do
 end subroutine max_abs
+
+! Copies an attribute as its value + 1 + extra_state.
+subroutine copy_plus_one(oldcomm, keyval, extra_state, value_in, value_out, flag, ierr)
+#ifdef ZMPI_USE_MODULE
+  use mpi
+#endif
+  implicit none
+#ifndef ZMPI_USE_MODULE
+  include 'mpif.h'
+#endif
+  integer :: oldcomm, keyval, ierr
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state, value_in, value_out
+  logical :: flag
+  value_out = value_in + 1 + extra_state
+  flag = .true.
+  ierr = MPI_SUCCESS
+end subroutine copy_plus_one
+
+! Counts the deletions of attributes.
+subroutine delete_count(comm, keyval, value, extra_state, ierr)
+#ifdef ZMPI_USE_MODULE
+  use mpi
+#endif
+  implicit none
+#ifndef ZMPI_USE_MODULE
+  include 'mpif.h'
+#endif
+  integer :: comm, keyval, ierr
+  integer(kind=MPI_ADDRESS_KIND) :: value, extra_state
+  integer :: deletes
+  common /keyval_state/ deletes
+  deletes = deletes + 1
+  ierr = MPI_SUCCESS
+end subroutine delete_count
