@@ -46,6 +46,13 @@ inline void* buffer(void* address) {
   return address;
 }
 
+// The weights of the dist-graph calls: an INTEGER array, or MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY.
+inline int* weights(MPI_Fint* fortran) {
+  if (fortran == &mpi_fortran_unweighted_) return MPI_UNWEIGHTED;
+  if (fortran == &mpi_fortran_weights_empty_) return MPI_WEIGHTS_EMPTY;
+  return fortran;
+}
+
 inline bool statusIgnored(const MPI_Fint* status) {
   return status == mpi_fortran_status_ignore_ || status == mpi_fortran_statuses_ignore_;
 }

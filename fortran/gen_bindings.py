@@ -74,6 +74,9 @@ def body(impl, args, target, fast):
         if kind == "b":
             params.append(f"void* {name}")
             call.append(f"zf::buffer({name})")
+        elif kind == "weights":
+            params.append(f"MPI_Fint* {name}")
+            call.append(f"zf::weights({name})")
         elif kind == "ranges":
             params.append(f"MPI_Fint* {name}")
             call.append(f"reinterpret_cast<int (*)[3]>({name})")

@@ -281,7 +281,8 @@ contains
 
   subroutine test_cartesian()
     integer :: dims(2), cart, coords(2), source, dest, cart_rank, row, row_size
-    logical :: periods(2), remain(2), got_periods(2)
+    integer :: graph, indegree, outdegree
+    logical :: periods(2), remain(2), got_periods(2), weighted
     dims = 0
     call MPI_Dims_create(nprocs, 2, dims, ierr)
     call check(dims(1) * dims(2) == nprocs, 'dims_create')
@@ -303,6 +304,13 @@ contains
     call check(row_size == dims(2), 'cart_sub')
     call MPI_Comm_free(row, ierr)
     call MPI_Comm_free(cart, ierr)
+    ! A ring as a distributed graph, MPI_UNWEIGHTED: each rank hears its left neighbour.
+    call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, [mod(rank + nprocs - 1, nprocs)], MPI_UNWEIGHTED, &
+                                        1, [mod(rank + 1, nprocs)], MPI_UNWEIGHTED, MPI_INFO_NULL, .false., &
+                                        graph, ierr)
+    call MPI_Dist_graph_neighbors_count(graph, indegree, outdegree, weighted, ierr)
+    call check(indegree == 1 .and. outdegree == 1 .and. .not. weighted, 'dist graph, MPI_UNWEIGHTED')
+    call MPI_Comm_free(graph, ierr)
   end subroutine test_cartesian
 
   subroutine test_one_sided()
