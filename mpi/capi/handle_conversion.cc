@@ -20,13 +20,13 @@ using namespace zmpi::mpi::capi;
 namespace {
 
 template <typename Handle>
-void reserve(HandleKind kind, int32_t index, Handle handle) {
+void reservePredefinedIndex(HandleKind kind, int32_t index, Handle handle) {
   reserveFortranIndex(kind, handle->header, index);
 }
 
 void reservePredefined(HandleKind kind) {
-#define ZMPI_RESERVE(index, handle) reserve(kind, index, handle);
-#define ZMPI_RESERVE_SYMBOL(index, symbol) reserve(kind, index, &(symbol).object);
+#define ZMPI_RESERVE(index, handle) reservePredefinedIndex(kind, index, handle);
+#define ZMPI_RESERVE_SYMBOL(index, symbol) reservePredefinedIndex(kind, index, &(symbol).object);
   switch (kind) {
     case HandleKind::Comm:
       ZMPI_FORTRAN_COMMS(ZMPI_RESERVE) break;
@@ -57,21 +57,21 @@ void reservePredefined(HandleKind kind) {
 
 // Before the first conversion of a kind its predefined handles take their fixed indices
 // (their headers may be bound later, by MPI_Init: the index lives beside the binding).
-constexpr int kKinds = static_cast<int>(HandleKind::File) + 1;
-std::atomic<bool> reserved[kKinds];  // the fast check on every conversion
+constexpr int kHandleKinds = static_cast<int>(HandleKind::File) + 1;
+std::atomic<bool> predefinedReserved[kHandleKinds];  // the fast check on every conversion
 
 void ensurePredefined(HandleKind kind) {
   const auto k = static_cast<size_t>(kind);
-  if (reserved[k].load(std::memory_order_acquire)) return;
-  static std::once_flag once[kKinds];
+  if (predefinedReserved[k].load(std::memory_order_acquire)) return;
+  static std::once_flag once[kHandleKinds];
   std::call_once(once[k], [kind, k] {
     reservePredefined(kind);
-    reserved[k].store(true, std::memory_order_release);
+    predefinedReserved[k].store(true, std::memory_order_release);
   });
 }
 
 template <typename Handle>
-MPI_Fint toFortran(Handle handle, HandleKind kind) {
+MPI_Fint handleToFortran(Handle handle, HandleKind kind) {
   ensurePredefined(kind);
   if (!isHandleOf(handle, kind)) {
     // The NULL handles are bound with their kind by MPI_Init; before it only the index says.
@@ -82,7 +82,7 @@ MPI_Fint toFortran(Handle handle, HandleKind kind) {
 }
 
 template <typename Handle>
-Handle fromFortran(MPI_Fint index, HandleKind kind, Handle null) {
+Handle handleFromFortran(MPI_Fint index, HandleKind kind, Handle null) {
   ensurePredefined(kind);
   void* handle = fortranHandleAt(kind, index);
   return handle != nullptr ? static_cast<Handle>(handle) : null;
@@ -94,10 +94,10 @@ static_assert(sizeof(MPI_Status) % sizeof(int) == 0);
 
 }  // namespace
 
-#define ZMPI_HANDLE_CONVERSION(Name, Handle, kind, nullHandle)                                                  \
-  MPI_Fint PMPI_##Name##_c2f(Handle handle) { return toFortran(handle, HandleKind::kind); }                     \
-  ZMPI_ALIAS(MPI_##Name##_c2f)                                                                                  \
-  Handle PMPI_##Name##_f2c(MPI_Fint index) { return fromFortran<Handle>(index, HandleKind::kind, nullHandle); } \
+#define ZMPI_HANDLE_CONVERSION(Name, Handle, kind, nullHandle)                                                        \
+  MPI_Fint PMPI_##Name##_c2f(Handle handle) { return handleToFortran(handle, HandleKind::kind); }                     \
+  ZMPI_ALIAS(MPI_##Name##_c2f)                                                                                        \
+  Handle PMPI_##Name##_f2c(MPI_Fint index) { return handleFromFortran<Handle>(index, HandleKind::kind, nullHandle); } \
   ZMPI_ALIAS(MPI_##Name##_f2c)
 
 extern "C" {

@@ -11,19 +11,19 @@ namespace {
 
 // Chunks are allocated as indices reach them and never moved or freed, so a reader needs
 // no lock: it loads the chunk pointer, then the slot (both published with release stores).
-constexpr int32_t kChunkBits = 12;
-constexpr int32_t kChunkSlots = 1 << kChunkBits;
-constexpr int32_t kChunks = 1024;  // 4 Mi indices per kind; the chunk array is 8 KiB
-constexpr int kKinds = static_cast<int>(HandleKind::File) + 1;
+constexpr int32_t kIndexChunkBits = 12;
+constexpr int32_t kIndexChunkSlots = 1 << kIndexChunkBits;
+constexpr int32_t kIndexChunks = 1024;  // 4 Mi indices per kind; the chunk array is 8 KiB
+constexpr int kIndexKinds = static_cast<int>(HandleKind::File) + 1;
 
-using Slot = std::atomic<void*>;
+using IndexSlot = std::atomic<void*>;
 
 class IndexTable {
  public:
   void* at(int32_t index) const {
-    if (index < 0 || index >= kChunkSlots * kChunks) return nullptr;
-    const Slot* chunk = chunks_[static_cast<size_t>(index >> kChunkBits)].load(std::memory_order_acquire);
-    return chunk ? chunk[index & (kChunkSlots - 1)].load(std::memory_order_acquire) : nullptr;
+    if (index < 0 || index >= kIndexChunkSlots * kIndexChunks) return nullptr;
+    const IndexSlot* chunk = chunks_[static_cast<size_t>(index >> kIndexChunkBits)].load(std::memory_order_acquire);
+    return chunk ? chunk[index & (kIndexChunkSlots - 1)].load(std::memory_order_acquire) : nullptr;
   }
 
   int32_t assign(HandleHeader& header) {
@@ -33,7 +33,7 @@ class IndexTable {
     if (!free_.empty()) {
       index = free_.back();
       free_.pop_back();
-    } else if (next_ < kChunkSlots * kChunks) {
+    } else if (next_ < kIndexChunkSlots * kIndexChunks) {
       index = next_++;
     } else {
       return -1;
@@ -69,15 +69,15 @@ class IndexTable {
  private:
   static std::atomic_ref<int32_t> indexField(HandleHeader& header) { return std::atomic_ref(header.fortranIndex); }
 
-  Slot& slot(int32_t index) {
-    auto& chunkPointer = chunks_[static_cast<size_t>(index >> kChunkBits)];
-    Slot* chunk = chunkPointer.load(std::memory_order_relaxed);
+  IndexSlot& slot(int32_t index) {
+    auto& chunkPointer = chunks_[static_cast<size_t>(index >> kIndexChunkBits)];
+    IndexSlot* chunk = chunkPointer.load(std::memory_order_relaxed);
     if (chunk == nullptr) {
-      owned_.push_back(std::make_unique<Slot[]>(kChunkSlots));  // value-initialized: null
+      owned_.push_back(std::make_unique<IndexSlot[]>(kIndexChunkSlots));  // value-initialized: null
       chunk = owned_.back().get();
       chunkPointer.store(chunk, std::memory_order_release);
     }
-    return chunk[index & (kChunkSlots - 1)];
+    return chunk[index & (kIndexChunkSlots - 1)];
   }
 
   void place(int32_t index, HandleHeader& header) {
@@ -85,38 +85,41 @@ class IndexTable {
     indexField(header).store(index + 1, std::memory_order_release);
   }
 
-  std::array<std::atomic<Slot*>, kChunks> chunks_{};
+  std::array<std::atomic<IndexSlot*>, kIndexChunks> chunks_{};
   std::mutex mutex_;
-  std::vector<std::unique_ptr<Slot[]>> owned_;
+  std::vector<std::unique_ptr<IndexSlot[]>> owned_;
   std::vector<int32_t> free_;
   int32_t next_ = 0;
   int32_t inUse_ = 0;
 };
 
 // Tables live for the whole process (never destroyed: handles may be retired from atexit).
-IndexTable& table(HandleKind kind) {
-  static auto* tables = new std::array<IndexTable, kKinds>();
+IndexTable& indexTable(HandleKind kind) {
+  static auto* tables = new std::array<IndexTable, kIndexKinds>();
   return (*tables)[static_cast<size_t>(kind)];
 }
 
 }  // namespace
 
-void* fortranHandleAt(HandleKind kind, int32_t index) { return table(kind).at(index); }
+void* fortranHandleAt(HandleKind kind, int32_t index) { return indexTable(kind).at(index); }
 
 int32_t fortranIndexOf(HandleHeader& header) {
   if (const int32_t held = std::atomic_ref(header.fortranIndex).load(std::memory_order_acquire); held != 0) {
     return held - 1;
   }
-  return table(header.kind).assign(header);
+  return indexTable(header.kind).assign(header);
 }
 
-void reserveFortranIndex(HandleKind kind, HandleHeader& header, int32_t index) { table(kind).reserve(header, index); }
+void reserveFortranIndex(HandleKind kind, HandleHeader& header, int32_t index) {
+  indexTable(kind).reserve(header, index);
+}
 
-int32_t fortranIndicesInUse(HandleKind kind) { return table(kind).inUse(); }
+int32_t fortranIndicesInUse(HandleKind kind) { return indexTable(kind).inUse(); }
 
 void retireHandle(HandleHeader& header) {
   header.magic = 0;
-  if (std::atomic_ref(header.fortranIndex).load(std::memory_order_acquire) != 0) table(header.kind).release(header);
+  if (std::atomic_ref(header.fortranIndex).load(std::memory_order_acquire) != 0)
+    indexTable(header.kind).release(header);
 }
 
 }  // namespace zmpi::mpi
