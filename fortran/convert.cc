@@ -69,6 +69,12 @@ void badLength(MPI_Fint* ierr, const char* call, const char* argument, size_t le
             std::to_string(static_cast<long long>(length)));
 }
 
+void badIndex(MPI_Fint* ierr, MPI_Comm comm, int errorClass, const char* call, const char* argument, MPI_Fint index) {
+  raise(ierr, comm, errorClass, call,
+        std::string("argument ") + argument + " is the Fortran handle " + std::to_string(index) +
+            ", which names no live handle");
+}
+
 void unsupportedCall(MPI_Fint* ierr, const char* call) {
   raise(ierr, MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION, call, "not supported by zmpi yet");
 }

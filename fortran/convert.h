@@ -109,6 +109,14 @@ inline MPI_Fint toFortran(MPI_File h) { return PMPI_File_c2f(h); }
 inline MPI_Fint toFortran(MPI_Request h) { return h == MPI_REQUEST_NULL ? 0 : PMPI_Request_c2f(h); }
 inline MPI_Fint toFortran(MPI_Message h) { return PMPI_Message_c2f(h); }
 
+// Whether an index names no handle of its kind: f2c gave the NULL handle for another index.
+inline bool namesNothing(MPI_Comm h, MPI_Fint index) { return h == MPI_COMM_NULL && index != 2; }
+inline bool namesNothing(MPI_Datatype h, MPI_Fint index) { return h == MPI_DATATYPE_NULL && index != 0; }
+inline bool namesNothing(MPI_Op h, MPI_Fint index) { return h == MPI_OP_NULL && index != 0; }
+inline bool namesNothing(MPI_Group h, MPI_Fint index) { return h == MPI_GROUP_NULL && index != 0; }
+inline bool namesNothing(MPI_Info h, MPI_Fint index) { return h == MPI_INFO_NULL && index != 0; }
+inline bool namesNothing(MPI_Request h, MPI_Fint index) { return h == MPI_REQUEST_NULL && index != 0; }
+
 // gfortran's LOGICAL: .TRUE. is 1, .FALSE. 0 (C's flags may be any non-zero int).
 inline MPI_Fint logical(int value) { return value != 0 ? 1 : 0; }
 
@@ -156,6 +164,8 @@ inline constexpr size_t kMaxStringLength = size_t{1} << 30;
 // message naming the call and the job's abort -- and the error class into ierror.
 void raise(MPI_Fint* ierr, MPI_Comm comm, int errorClass, const char* call, const std::string& what);
 void badLength(MPI_Fint* ierr, const char* call, const char* argument, size_t length);
+// A handle argument whose index names no handle (namesNothing), through comm's handler.
+void badIndex(MPI_Fint* ierr, MPI_Comm comm, int errorClass, const char* call, const char* argument, MPI_Fint index);
 
 // A call zmpi's C library cannot make (persistent collectives, dynamic processes, ...):
 // MPI_ERR_UNSUPPORTED_OPERATION through MPI_COMM_WORLD's error handler, naming the call.

@@ -33,6 +33,11 @@ def c_name(impl):
     return "P" + name, name
 
 
+# Handle kinds whose index the general body checks: one naming no handle fails here, with
+# the kind's error class and a message naming the call, the argument and the index.
+CHECKED = {"comm": "MPI_ERR_COMM", "type": "MPI_ERR_TYPE", "op": "MPI_ERR_OP", "group": "MPI_ERR_GROUP",
+           "info": "MPI_ERR_INFO", "req": "MPI_ERR_REQUEST"}
+
 # Handle kinds with predefined handles resolved from this library's own tables (convert.h).
 FAST = {"comm": ("predefinedComm", "kComms"), "type": ("predefinedType", "kDatatypes"), "op": ("predefinedOp", "kOps")}
 
@@ -68,7 +73,12 @@ def body(impl, args, target, fast):
     pname, mpi_name = c_name(impl)
     if target:
         pname = "PMPI_" + target
-    params, before, call, after, lengths = [], [], [], [], []
+    params, before, call, after, lengths, checks = [], [], [], [], [], []
+    # The communicator whose error handler a bad index goes to: the first one that is valid.
+    first_comm = next((a.split(":")[0] for a in args if a.split(":")[1] == "comm"), None)
+    handler_comm = None
+    if first_comm:
+        handler_comm = f"zf::kComms[static_cast<size_t>(*{first_comm})]" if fast else f"{first_comm}_h"
     for arg in args:
         name, kind = arg.split(":")
         if kind == "b":
@@ -90,9 +100,17 @@ def body(impl, args, target, fast):
         elif kind.rstrip("<>") in HANDLES:
             base = kind.rstrip("<>")
             params.append(f"MPI_Fint* {name}")
-            if kind == base:
-                call.append(f"zf::{FAST[base][1]}[static_cast<size_t>(*{name})]" if fast and base in FAST
-                            else f"zf::{base}(*{name})")
+            if kind == base and fast and base in FAST:
+                call.append(f"zf::{FAST[base][1]}[static_cast<size_t>(*{name})]")
+            elif kind == base and base in CHECKED:
+                checks.append((base != "comm", f"  {HANDLES[base]} {name}_h = zf::{base}(*{name});"))
+                via = handler_comm if base != "comm" and handler_comm else "MPI_COMM_WORLD"
+                checks.append((base != "comm", f"  if (zf::namesNothing({name}_h, *{name})) "
+                                               f'return zf::badIndex(ierr, {via}, {CHECKED[base]}, "{mpi_name}", '
+                                               f'"{name}", *{name});'))
+                call.append(f"{name}_h")
+            elif kind == base:
+                call.append(f"zf::{base}(*{name})")
             else:
                 init = f"zf::{base}(*{name})" if kind.endswith("<>") else f"{HANDLES[base]}()"
                 before.append(f"  {HANDLES[base]} {name}_c = {init};")
@@ -121,6 +139,7 @@ def body(impl, args, target, fast):
             sys.exit(f"gen_bindings.py: {impl}: unknown kind {kind!r} of {name}")
     signature = ", ".join(params + ["MPI_Fint* ierr"] + lengths)
     lines = [f"@LINKAGE@void @NAME@({signature}) {{"]
+    lines += [line for later, line in checks if not later] + [line for later, line in checks if later]
     lines += before
     lines.append(f"  const int rc = {pname}({', '.join(call)});")
     if after:

@@ -4,6 +4,7 @@
 //   bad_input          under MPI_ERRORS_RETURN: checks the classes, prints "bad input: ok"
 //   bad_input fatal    under MPI_ERRORS_ARE_FATAL: a string length no Fortran string has;
 //                      the job must end with a message naming MPI_Comm_set_name
+//   bad_input fatal-index   the same for a communicator index naming nothing (MPI_Barrier)
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,12 @@ int main(int argc, char** argv) {
   if (argc > 1 && strcmp(argv[1], "fatal") == 0) {
     mpi_comm_set_name_(&world, "name", &ierr, (size_t)-5);  // a negative hidden length
     printf("FAILED: MPI_Comm_set_name returned under MPI_ERRORS_ARE_FATAL\n");
+    return 1;
+  }
+  if (argc > 1 && strcmp(argv[1], "fatal-index") == 0) {
+    MPI_Fint nothing = 4711;
+    mpi_barrier_(&nothing, &ierr);
+    printf("FAILED: MPI_Barrier returned under MPI_ERRORS_ARE_FATAL\n");
     return 1;
   }
   MPI_Fint errorsReturn = 2;  // MPI_ERRORS_RETURN's index
