@@ -2,6 +2,7 @@
 // converted into a C array and back (a completed request comes back as MPI_REQUEST_NULL's
 // index, a persistent one keeps its own), statuses through an aligned copy, and the
 // indices the C calls return are 0-based where Fortran's are 1-based.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -11,29 +12,49 @@ namespace zf = zmpi::fortran;
 
 namespace {
 
+// Up to N elements on the stack, more on the heap: most calls pass a few requests, and a
+// heap allocation per MPI_Waitall would cost more than the binding's other work.
+template <typename T, size_t N>
+class SmallArray {
+ public:
+  explicit SmallArray(size_t n) : size_(n) {
+    if (n > N) heap_.resize(n);
+  }
+  T* data() { return size_ > N ? heap_.data() : inline_.data(); }
+  const T* data() const { return size_ > N ? heap_.data() : inline_.data(); }
+  size_t size() const { return size_; }
+
+ private:
+  size_t size_;
+  std::array<T, N> inline_;
+  std::vector<T> heap_;
+};
+
 // The C side of one call's request array (and statuses, when asked for).
 class Requests {
  public:
   Requests(const MPI_Fint* fortran, int count, MPI_Fint* statuses)
-      : requests_(static_cast<size_t>(count)), statusesFortran_(zf::statusIgnored(statuses) ? nullptr : statuses) {
-    for (int i = 0; i < count; ++i) requests_[static_cast<size_t>(i)] = zf::req(fortran[i]);
-    if (statusesFortran_ != nullptr) statuses_.resize(static_cast<size_t>(count));
+      : requests_(static_cast<size_t>(count)),
+        statuses_(zf::statusIgnored(statuses) ? 0 : static_cast<size_t>(count)),
+        statusesFortran_(zf::statusIgnored(statuses) ? nullptr : statuses) {
+    MPI_Request* c = requests_.data();
+    for (int i = 0; i < count; ++i) c[i] = zf::req(fortran[i]);
   }
   MPI_Request* c() { return requests_.data(); }
   MPI_Status* statuses() { return statusesFortran_ != nullptr ? statuses_.data() : MPI_STATUSES_IGNORE; }
   void store(MPI_Fint* fortran) const {
-    for (size_t i = 0; i < requests_.size(); ++i) fortran[i] = zf::toFortran(requests_[i]);
+    const MPI_Request* c = requests_.data();
+    for (size_t i = 0; i < requests_.size(); ++i) fortran[i] = zf::toFortran(c[i]);
   }
   // The first n statuses (Waitsome/Testsome fill only those), into the Fortran array.
   void storeStatuses(size_t n) const {
     if (statusesFortran_ == nullptr) return;
-    for (size_t i = 0; i < n; ++i)
-      std::memcpy(statusesFortran_ + i * zf::kStatusInts, &statuses_[i], sizeof(MPI_Status));
+    std::memcpy(statusesFortran_, statuses_.data(), n * sizeof(MPI_Status));
   }
 
  private:
-  std::vector<MPI_Request> requests_;
-  std::vector<MPI_Status> statuses_;
+  SmallArray<MPI_Request, 16> requests_;
+  SmallArray<MPI_Status, 16> statuses_;
   MPI_Fint* statusesFortran_;
 };
 
