@@ -20,6 +20,8 @@ using IndexSlot = std::atomic<void*>;
 
 class IndexTable {
  public:
+  constexpr IndexTable() = default;
+
   void* at(int32_t index) const {
     if (index < 0 || index >= kIndexChunkSlots * kIndexChunks) return nullptr;
     const IndexSlot* chunk = chunks_[static_cast<size_t>(index >> kIndexChunkBits)].load(std::memory_order_acquire);
@@ -93,11 +95,16 @@ class IndexTable {
   int32_t inUse_ = 0;
 };
 
-// Tables live for the whole process (never destroyed: handles may be retired from atexit).
-IndexTable& indexTable(HandleKind kind) {
-  static auto* tables = new std::array<IndexTable, kIndexKinds>();
-  return (*tables)[static_cast<size_t>(kind)];
-}
+// Tables live for the whole process: constant-initialized (no guard on the lookup path)
+// and never destroyed (handles may be retired from atexit, after static destructors ran).
+union Tables {
+  constexpr Tables() : tables() {}
+  ~Tables() {}  // NOLINT(modernize-use-equals-default): = default would destroy the tables
+  std::array<IndexTable, kIndexKinds> tables;
+};
+constinit Tables allTables;
+
+IndexTable& indexTable(HandleKind kind) { return allTables.tables[static_cast<size_t>(kind)]; }
 
 }  // namespace
 
