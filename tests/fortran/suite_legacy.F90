@@ -58,7 +58,8 @@ contains
   end subroutine check
 
   subroutine test_p2p()
-    integer :: value, i, count, status(MPI_STATUS_SIZE), seen
+    integer :: value, i, count, status(MPI_STATUS_SIZE), seen, detached_size
+    integer :: attached(1024)
     double precision :: d(3)
     if (rank == 0) then
       seen = 0
@@ -81,6 +82,13 @@ contains
     call MPI_Sendrecv_replace(d, 3, MPI_DOUBLE_PRECISION, mod(rank + 1, nprocs), 1, &
                               mod(rank + nprocs - 1, nprocs), 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
     call check(all(d == mod(rank + nprocs - 1, nprocs)), 'sendrecv_replace ring')
+    ! Buffered sends through an attached buffer, detached afterwards.
+    call MPI_Buffer_attach(attached, 4 * size(attached), ierr)
+    call MPI_Bsend(rank, 1, MPI_INTEGER, mod(rank + 1, nprocs), 21, MPI_COMM_WORLD, ierr)
+    call MPI_Recv(value, 1, MPI_INTEGER, mod(rank + nprocs - 1, nprocs), 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+    call check(value == mod(rank + nprocs - 1, nprocs), 'bsend')
+    call MPI_Buffer_detach(attached, detached_size, ierr)
+    call check(detached_size == 4 * size(attached), 'buffer_detach size')
   end subroutine test_p2p
 
   subroutine test_nonblocking()
