@@ -148,6 +148,7 @@ contains
 
   subroutine test_collectives()
     integer :: i, v, root
+    type(MPI_Request) :: request
     integer :: vals(nprocs), counts(nprocs), displs(nprocs), many(2 * nprocs), back(nprocs * nprocs)
     double precision :: x(4), y(4)
     root = nprocs - 1
@@ -192,6 +193,9 @@ contains
     call check(v == nprocs, 'reduce_scatter_block')
     call MPI_Scan(rank + 1, v, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     call check(v == (rank + 1) * (rank + 2) / 2, 'scan')
+    call MPI_Iallreduce(rank + 1, v, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, request)
+    call MPI_Wait(request, MPI_STATUS_IGNORE)
+    call check(v == nprocs * (nprocs + 1) / 2 .and. request == MPI_REQUEST_NULL, 'iallreduce + wait')
   end subroutine test_collectives
 
   subroutine test_datatypes()
@@ -301,8 +305,11 @@ contains
   end subroutine test_cartesian
 
   subroutine test_one_sided()
+    use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
     type(MPI_Win) :: win
     integer :: i, target, got
+    type(c_ptr) :: base
+    integer, pointer :: memory(:)
     integer, target :: window(nprocs)
     integer(kind=MPI_ADDRESS_KIND) :: bytes, disp
     window = -1
@@ -323,6 +330,18 @@ contains
     call check(got == 10, 'get under a lock')
     call MPI_Win_free(win)
     call check(win == MPI_WIN_NULL, 'win_free nulls the handle')
+    ! A window the library allocates, reached through a C pointer.
+    bytes = 4 * nprocs
+    call MPI_Win_allocate(bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, base, win)
+    call c_f_pointer(base, memory, [nprocs])
+    memory = -1
+    call MPI_Win_fence(0, win)
+    disp = rank
+    call MPI_Put(rank * 7, 1, MPI_INTEGER, mod(rank + 1, nprocs), disp, 1, MPI_INTEGER, win)
+    call MPI_Win_fence(0, win)
+    call check(memory(mod(rank + nprocs - 1, nprocs) + 1) == 7 * mod(rank + nprocs - 1, nprocs), &
+               'win_allocate + put')
+    call MPI_Win_free(win)
   end subroutine test_one_sided
 
   subroutine test_io()

@@ -34,6 +34,7 @@ program suite
   call test_user_op()
   call test_attributes()
   call test_mpi1_and_queries()
+  call test_more()
 
   call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
@@ -501,6 +502,48 @@ contains
     call check(ierr == MPI_SUCCESS .and. datarep == 'native' .and. etype == MPI_INTEGER, 'MPI_File_get_view')
     call MPI_File_close(fh, ierr)
   end subroutine test_mpi1_and_queries
+
+  ! Nonblocking collectives, shared-memory split, indexed and subarray types, strings out.
+  subroutine test_more()
+    integer :: request, shared, shared_size, indexed, subarray, size, length, i
+    integer :: sum, values(10), sizes(2), subsizes(2), starts(2), status(MPI_STATUS_SIZE)
+    character(len=MPI_MAX_PROCESSOR_NAME) :: host
+    character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: version
+    logical :: flag
+    call MPI_Iallreduce(rank + 1, sum, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, request, ierr)
+    call MPI_Wait(request, status, ierr)
+    call check(sum == nprocs * (nprocs + 1) / 2 .and. request == MPI_REQUEST_NULL, 'iallreduce + wait')
+    values = rank
+    call MPI_Ibcast(values, 10, MPI_INTEGER, 0, MPI_COMM_WORLD, request, ierr)
+    flag = .false.
+    do while (.not. flag)
+      call MPI_Test(request, flag, MPI_STATUS_IGNORE, ierr)
+    end do
+    call check(all(values == 0), 'ibcast + test')
+    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, shared, ierr)
+    call MPI_Comm_size(shared, shared_size, ierr)
+    call check(shared_size == nprocs, 'split_type shared: one host')
+    call MPI_Comm_free(shared, ierr)
+    call MPI_Type_indexed(2, [1, 2], [0, 5], MPI_INTEGER, indexed, ierr)
+    call MPI_Type_size(indexed, size, ierr)
+    call check(size == 12, 'indexed size')
+    call MPI_Type_free(indexed, ierr)
+    sizes = [4, 6]
+    subsizes = [2, 3]
+    starts = [1, 2]
+    call MPI_Type_create_subarray(2, sizes, subsizes, starts, MPI_ORDER_FORTRAN, MPI_INTEGER, subarray, ierr)
+    call MPI_Type_size(subarray, size, ierr)
+    call check(size == 24, 'subarray size')
+    call MPI_Type_free(subarray, ierr)
+    call MPI_Get_processor_name(host, length, ierr)
+    call check(length > 0 .and. len_trim(host) == length, 'processor name')
+    call MPI_Get_library_version(version, length, ierr)
+    call check(length > 0, 'library version')
+    do i = 1, 3  ! a short variable takes the first characters
+      call MPI_Get_processor_name(host(1:2), length, ierr)
+    end do
+    call check(ierr == MPI_SUCCESS, 'processor name into a short variable')
+  end subroutine test_more
 
 end program suite
 
