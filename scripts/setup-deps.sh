@@ -21,6 +21,7 @@ packages=(
   clang libclang-rt-14-dev     # libFuzzer targets, the ASan+UBSan and TSan builds
   clang-tidy-22 cppcheck       # scripts/lint.sh (clang-tidy 22: it skips system headers, half the CPU of 14)
   lammps python3-mpi4py python3-numpy libcoarrays-openmpi-dev  # tests/apps: Open MPI applications run unchanged on zmpi
+  gfortran nwchem-openmpi      # fortran/ (zmpif90) and tests/fortran (mpif90.openmpi), NWChem in tests/apps
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(mpich libmpich-dev gnuplot-nox hyperfine)

@@ -21,7 +21,7 @@ Communicator::Communicator(World& world, Group* group, Group* remote, int contex
 }
 
 Communicator::~Communicator() {
-  handle_.header.magic = 0;
+  retireHandle(handle_.header);
   bridge.reset();
   if (remote_ != nullptr) remote_->release();
   group_->release();

@@ -15,7 +15,7 @@ Group::Group(std::vector<int> worldRanks) : worldRanks_(std::move(worldRanks)) {
   for (int i = 0; i < size(); ++i) worldToGroup_[worldRanks_[i]] = i;
 }
 
-Group::~Group() { handle_.header.magic = 0; }
+Group::~Group() { retireHandle(handle_.header); }
 
 int Group::rankOfWorld(int worldRank) const {
   if (worldRank < 0 || worldRank >= static_cast<int>(worldToGroup_.size())) return MPI_UNDEFINED;

@@ -9,7 +9,7 @@ Errhandler::Errhandler(Kind kind, void (*function)(), bool predefined)
   bindHandle(&handle_, HandleKind::Errhandler, this);
 }
 
-Errhandler::~Errhandler() { handle_.header.magic = 0; }
+Errhandler::~Errhandler() { retireHandle(handle_.header); }
 
 void Errhandler::retain() {
   if (!predefined_) references_.fetch_add(1, std::memory_order_relaxed);

@@ -10,9 +10,11 @@
 
 namespace zmpi::mpi {
 
+// clang-format off
 enum class HandleKind : uint32_t {
   Comm = 1, Group, Datatype, Op, Request, Message, Errhandler, Info, Win, File,
 };
+// clang-format on
 
 inline constexpr uint32_t kHandleMagic = 0x7a6d7069;  // "ipmz"
 
@@ -20,7 +22,14 @@ struct HandleHeader {
   uint32_t magic;
   HandleKind kind;
   void* impl;  // the zmpi object; null for the *_NULL handles
+  // 1 + the handle's index in its kind's Fortran table (core/fortran_index.h), 0 while it
+  // has none: MPI_*_c2f reads it without a lock, retireHandle gives the index back.
+  int32_t fortranIndex = 0;
 };
+
+// Called by every handle owner's destructor: the handle becomes invalid (magic 0) and its
+// Fortran index, if it was given one, is free again (core/fortran_index.cc).
+void retireHandle(HandleHeader& header);
 
 }  // namespace zmpi::mpi
 

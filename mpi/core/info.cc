@@ -50,7 +50,7 @@ void fillEnvironment(Info& info) {
 
 Info::Info() { bindHandle(&handle_, HandleKind::Info, this); }
 
-Info::~Info() { handle_.header.magic = 0; }
+Info::~Info() { retireHandle(handle_.header); }
 
 void Info::set(const std::string& key, const std::string& value) {
   auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto& entry) { return entry.first == key; });

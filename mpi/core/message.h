@@ -18,7 +18,7 @@ class MatchedMessage {
       : comm(comm), message(std::move(message)) {
     bindHandle(&handle_, HandleKind::Message, this);
   }
-  ~MatchedMessage() { handle_.header.magic = 0; }
+  ~MatchedMessage() { retireHandle(handle_.header); }
   MPI_Message handle() { return &handle_; }
 
   Communicator& comm;

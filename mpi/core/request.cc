@@ -9,7 +9,7 @@ namespace zmpi::mpi {
 Request::Request(Kind k) : kind(k) { bindHandle(&handle_, HandleKind::Request, this); }
 
 Request::~Request() {
-  handle_.header.magic = 0;
+  retireHandle(handle_.header);
   if (heldType_) heldType_->release();
   if (heldComm_) heldComm_->release();
 }

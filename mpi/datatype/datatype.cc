@@ -11,7 +11,7 @@ namespace zmpi::mpi {
 Datatype::Datatype() { bindHandle(&handle_, HandleKind::Datatype, this); }
 
 Datatype::~Datatype() {
-  handle_.header.magic = 0;
+  retireHandle(handle_.header);
   for (Datatype* inner : held_) inner->release();
 }
 

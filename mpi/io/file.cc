@@ -17,7 +17,7 @@ File::File(std::unique_ptr<Communicator> comm, PosixFile posix, int amode, Errha
 }
 
 // A stale handle used after MPI_File_close is then an invalid handle, not a dangling one.
-File::~File() { handle_.header.magic = 0; }
+File::~File() { retireHandle(handle_.header); }
 
 std::shared_ptr<const FileView> File::view() const {
   std::lock_guard lock(mutex_);

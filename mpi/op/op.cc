@@ -10,7 +10,7 @@ namespace zmpi::mpi {
 
 Op::Op() { bindHandle(&handle_, HandleKind::Op, this); }
 
-Op::~Op() { handle_.header.magic = 0; }
+Op::~Op() { retireHandle(handle_.header); }
 
 void Op::release() {
   if (refs_.fetch_sub(1) == 1 && !predefined_) delete this;

@@ -45,7 +45,7 @@ Window::Window(World& world, std::unique_ptr<Communicator> comm, Flavor flavor)
   lockReplyIds_.assign(n, 0);
 }
 
-Window::~Window() { handle_.header.magic = 0; }
+Window::~Window() { retireHandle(handle_.header); }
 
 void Window::setLocalMemory(void* base, MPI_Aint size, int dispUnit, std::unique_ptr<char[]> owned) {
   base_ = base;
