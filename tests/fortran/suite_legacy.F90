@@ -35,6 +35,7 @@ program suite
   call test_attributes()
   call test_mpi1_and_queries()
   call test_more()
+  call test_grequest()
 
   call MPI_Allreduce(failures, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
@@ -556,6 +557,28 @@ contains
     call check(ierr == MPI_SUCCESS, 'processor name into a short variable')
   end subroutine test_more
 
+  ! A generalized request whose callbacks are Fortran procedures: query fills the status at
+  ! completion, free runs once when the request goes.
+  subroutine test_grequest()
+    integer :: request, status(MPI_STATUS_SIZE), count, greq_frees
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    logical :: flag
+    external :: greq_query, greq_free, greq_cancel
+    common /greq_state/ greq_frees
+    greq_frees = 0
+    extra = 42
+    call MPI_Grequest_start(greq_query, greq_free, greq_cancel, extra, request, ierr)
+    call check(ierr == MPI_SUCCESS, 'grequest start')
+    call MPI_Test(request, flag, status, ierr)
+    call check(.not. flag, 'grequest pending until completed')
+    call MPI_Grequest_complete(request, ierr)
+    call MPI_Wait(request, status, ierr)
+    call MPI_Get_count(status, MPI_INTEGER, count, ierr)
+    call check(request == MPI_REQUEST_NULL .and. status(MPI_TAG) == 42 .and. count == 3, &
+               'grequest query fills the status')
+    call check(greq_frees == 1, 'grequest free procedure ran once')
+  end subroutine test_grequest
+
 end program suite
 
 subroutine count_error(comm, code)
@@ -609,3 +632,49 @@ subroutine delete_count(comm, keyval, value, extra_state, ierr)
   deletes = deletes + 1
   ierr = MPI_SUCCESS
 end subroutine delete_count
+
+! Generalized request callbacks: the status says tag = extra_state, 3 integers.
+subroutine greq_query(extra_state, status, ierr)
+#ifdef ZMPI_USE_MODULE
+  use mpi
+#endif
+  implicit none
+#ifndef ZMPI_USE_MODULE
+  include 'mpif.h'
+#endif
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state
+  integer :: status(MPI_STATUS_SIZE), ierr
+  status(MPI_SOURCE) = MPI_UNDEFINED
+  status(MPI_TAG) = int(extra_state)
+  call MPI_Status_set_elements(status, MPI_INTEGER, 3, ierr)
+  call MPI_Status_set_cancelled(status, .false., ierr)
+end subroutine greq_query
+
+subroutine greq_free(extra_state, ierr)
+#ifdef ZMPI_USE_MODULE
+  use mpi
+#endif
+  implicit none
+#ifndef ZMPI_USE_MODULE
+  include 'mpif.h'
+#endif
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state
+  integer :: ierr, greq_frees
+  common /greq_state/ greq_frees
+  greq_frees = greq_frees + 1
+  ierr = MPI_SUCCESS
+end subroutine greq_free
+
+subroutine greq_cancel(extra_state, complete, ierr)
+#ifdef ZMPI_USE_MODULE
+  use mpi
+#endif
+  implicit none
+#ifndef ZMPI_USE_MODULE
+  include 'mpif.h'
+#endif
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state
+  logical :: complete
+  integer :: ierr
+  ierr = MPI_SUCCESS
+end subroutine greq_cancel
