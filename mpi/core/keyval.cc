@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "mpi/comm/communicator.h"
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
+#include "mpi/init/launch_contract.h"
 
 namespace zmpi::mpi {
 namespace {
@@ -256,13 +258,9 @@ void deleteAll(AttributeKind kind, void* handle, AttributeStore& values) {
   if (firstError != MPI_SUCCESS) failCallback(firstError, "delete", failedKeyval);
 }
 
-int intFromEnvironment(const char* name, int fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 0 || value > INT_MAX) return fallback;
-  return static_cast<int>(value);
+// zmpirun's values; one that is not a number is an error naming it, not the default.
+int intFromEnvironment(const transport::IntSetting& s, int fallback) {
+  return static_cast<int>(settingIfSet(s).value_or(fallback));
 }
 
 // MPI_COMM_WORLD's predefined attributes, attached the first time anything looks at its
@@ -279,8 +277,8 @@ void ensurePredefined(Communicator& comm) {
       {MPI_HOST, MPI_PROC_NULL},
       {MPI_IO, MPI_ANY_SOURCE},
       {MPI_WTIME_IS_GLOBAL, 0},
-      {MPI_APPNUM, intFromEnvironment("ZMPI_APPNUM", 0)},
-      {MPI_UNIVERSE_SIZE, intFromEnvironment("ZMPI_UNIVERSE_SIZE", comm.world().size())},
+      {MPI_APPNUM, intFromEnvironment(contract::kAppNum, 0)},
+      {MPI_UNIVERSE_SIZE, intFromEnvironment(contract::kUniverseSize, comm.world().size())},
       {MPI_LASTUSEDCODE, MPI_ERR_LASTCODE},  // refreshed by MPI_Comm_get_attr
   };
   for (const auto& [keyval, value] : values) store(r, comm.attributes, keyval, const_cast<int*>(internedInt(value)));
