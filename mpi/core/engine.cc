@@ -12,6 +12,7 @@
 #include "mpi/core/cpu_binding.h"
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
+#include "mpi/core/traffic_counters.h"
 #include "mpi/datatype/datatype.h"
 #include "transport/bulk_settings.h"
 #include "transport/log.h"
@@ -236,6 +237,7 @@ void Engine::startSend(Request& request) {
     // now, on this thread, not on the fabric's I/O thread when the Cts arrives.
     fabric_.prepareBulk(peer);
     fabric_.send(peer, makeHeader(MessageKind::Rts, jobHash_, envelope, 0), zmq::message_t());
+    noteRendezvousSend();
     return;
   }
   // The fabric is done with `data` when sendBytes returns; until then no reply can exist

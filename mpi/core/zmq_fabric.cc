@@ -14,6 +14,7 @@
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/path_setting.h"
+#include "mpi/core/traffic_counters.h"
 #include "transport/errors.h"
 #include "transport/job_files.h"
 #include "transport/link_security.h"
@@ -82,6 +83,13 @@ std::optional<std::size_t> optionalByteCount(const transport::IntSetting& s) {
   const std::optional<long long> value = settingIfSet(s);
   if (!value) return std::nullopt;
   return static_cast<std::size_t>(*value);
+}
+
+// Every message sent, protocol ones too, by the path it took (MPI_T, capi/tools_pvars.cc).
+template <typename Path>
+void noteSent(Path path, std::size_t bytes) {
+  static_assert(static_cast<int>(Path::Tcp) == static_cast<int>(TrafficCounters::Path::Tcp));
+  processTraffic.note(static_cast<TrafficCounters::Path>(path), bytes);
 }
 
 std::size_t ringBytes() { return static_cast<std::size_t>(setting(kRingBytesSetting)); }
@@ -366,6 +374,7 @@ bool ZmqFabric::trySendCompact(int worldRank, uint16_t kind, const void* envelop
   try {
     bool ring = false;
     if (!outbox->trySendCompact(kind, envelope, data, bytes, ring)) return false;
+    noteSent(Path::Shm, bytes);
     if (ring) ringDoorbell(worldRank);
   } catch (const transport::TransportError& error) {
     failSend(worldRank, error.what());
@@ -384,11 +393,15 @@ void ZmqFabric::sendBytes(int worldRank, const transport::WireHeader& header, co
   }
   const Path path = paths_[static_cast<size_t>(worldRank)];
   if (path == Path::Tcp || path == Path::Ipc) {
+    noteSent(path, bytes);
     sendNetwork(worldRank, header, data, bytes, nullptr);
     return;
   }
   try {
-    if (sendShm(worldRank, header, data, bytes)) return;
+    if (sendShm(worldRank, header, data, bytes)) {
+      noteSent(path, bytes);
+      return;
+    }
   } catch (const transport::TransportError& error) {
     failSend(worldRank, error.what());
   }
@@ -429,6 +442,7 @@ bool ZmqFabric::smallMessagesOnInbox(int worldRank) const {
 
 void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) {
   try {
+    noteSent(paths_.at(static_cast<size_t>(worldRank)), payload.size());
     switch (paths_.at(static_cast<size_t>(worldRank))) {
       case Path::Self: {
         std::lock_guard lock(loopbackMutex_);
@@ -463,7 +477,9 @@ std::size_t ZmqFabric::dataPieceBytes(int worldRank) const {
 
 bool ZmqFabric::sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
                          std::function<void()> done) {
-  return bulk_ && bulk_->send(worldRank, header, data, bytes, std::move(done));
+  if (!bulk_ || !bulk_->send(worldRank, header, data, bytes, std::move(done))) return false;
+  noteSent(paths_[static_cast<size_t>(worldRank)], bytes);
+  return true;
 }
 
 bool ZmqFabric::prepareBulk(int worldRank) { return bulk_ && bulk_->prepare(worldRank); }
