@@ -8,7 +8,9 @@
 // Declaring a setting registers it in a process-wide list (a function-local static, so a
 // setting may be declared in any translation unit's static initialisation). Reading parses
 // the environment at that moment: code that needs the value on a hot path reads it once,
-// at construction or into a static, as it always did -- never per message.
+// at construction or into a static, as it always did -- never per message. A setting is an
+// object with static storage: reading one from another file's static initialiser could
+// find it not yet constructed (none does; keep it so).
 #include <optional>
 #include <string>
 #include <string_view>
