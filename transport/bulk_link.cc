@@ -18,6 +18,7 @@
 #include <cstring>
 #include <deque>
 
+#include "transport/bulk_settings.h"
 #include "transport/congestion.h"
 #include "transport/errors.h"
 #include "transport/log.h"
@@ -28,27 +29,38 @@
 namespace zmpi::transport {
 namespace {
 
-// A whole number of at least `least` from the environment, `fallback` if unset; `unit`
-// names it in the error.
-long long environmentCount(const char* name, long long fallback, long long least, const char* unit) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return fallback;
-  char* end = nullptr;
-  const long long parsed = std::strtoll(value, &end, 10);
-  if (end == value || *end != '\0' || parsed < least) {
-    throw TransportError(std::string(name) + "=" + value + " is not a " + (least > 0 ? "positive " : "") +
-                         "number of " + unit);
-  }
-  return parsed;
-}
-
-std::chrono::milliseconds environmentMs(const char* name, long long fallback) {
-  return std::chrono::milliseconds(environmentCount(name, fallback, 1, "milliseconds"));
-}
-
-std::chrono::microseconds environmentUs(const char* name, long long fallback) {
-  return std::chrono::microseconds(environmentCount(name, fallback, 0, "microseconds"));
-}
+const IntSetting kBulkConnectSetting{"ZMPI_BULK_CONNECT_MS",
+                                     5000,
+                                     {1, 1LL << 40},
+                                     "milliseconds",
+                                     Level::Tuning,
+                                     "how long a rank tries to connect a bulk connection before that peer's data "
+                                     "takes zmq"};
+const IntSetting kBulkHandshakeSetting{"ZMPI_BULK_HANDSHAKE_MS",
+                                       10000,
+                                       {1, 1LL << 40},
+                                       "milliseconds",
+                                       Level::Tuning,
+                                       "how long an unauthenticated bulk connection may take to prove the job's key"};
+const IntSetting kBulkSliceSetting{
+    "ZMPI_BULK_SLICE_US", 0,
+    {0, 1LL << 30},       "microseconds",
+    Level::Tuning,        "the bulk I/O thread's scheduler time slice on Linux >= 6.12 (0: the kernel's)"};
+const IntSetting kBulkContestedSetting{"ZMPI_BULK_CONTESTED_US",
+                                       0,
+                                       {0, 1LL << 30},
+                                       "microseconds",
+                                       Level::Tuning,
+                                       "a yield of the bulk spin longer than this pauses it for a while: the CPU "
+                                       "is contested (0: never)"};
+// BulkLink::kMostPerWrite.
+const IntSetting kBulkWriteSetting{"ZMPI_BULK_WRITE_BYTES",
+                                   1024 * 1024 - 8 * 1024,
+                                   {0, 1LL << 40},
+                                   "bytes",
+                                   Level::Tuning,
+                                   "the most payload one write to a bulk connection takes (0: no limit): a single "
+                                   "send of 1 MiB or more is slow over loopback"};
 
 // Small frames (a 72-byte header before the first payload bytes) must not wait for an
 // acknowledgement. Socket buffers stay the kernel's (autotuned): 4 and 8 MiB buffers
@@ -142,12 +154,12 @@ BulkLink::BulkLink(uint64_t jobHash, int rank, int worldSize, const bulk::Key& k
       rank_(rank),
       worldSize_(worldSize),
       key_(key),
-      connectTimeout_(environmentMs("ZMPI_BULK_CONNECT_MS", 5000)),
-      handshakeTimeout_(environmentMs("ZMPI_BULK_HANDSHAKE_MS", 10000)),
-      spinTime_(environmentUs("ZMPI_BULK_SPIN_US", 200)),
-      slice_(environmentUs("ZMPI_BULK_SLICE_US", 0)),
-      contested_(environmentUs("ZMPI_BULK_CONTESTED_US", 0)),
-      mostPerWrite_(static_cast<std::size_t>(environmentCount("ZMPI_BULK_WRITE_BYTES", kMostPerWrite, 0, "bytes"))),
+      connectTimeout_(kBulkConnectSetting.read()),
+      handshakeTimeout_(kBulkHandshakeSetting.read()),
+      spinTime_(kBulkSpinSetting.read()),
+      slice_(kBulkSliceSetting.read()),
+      contested_(kBulkContestedSetting.read()),
+      mostPerWrite_(static_cast<std::size_t>(kBulkWriteSetting.read())),
       congestion_(congestionFromEnvironment()) {
   for (int r = 0; r < worldSize; ++r) peers_.push_back(std::make_unique<Peer>());
   wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "transport/errors.h"
+#include "transport/settings.h"
 
 namespace zmpi::transport {
 namespace {
@@ -27,11 +28,24 @@ std::string congestionOf(int fd) {
   return std::string(name, strnlen(name, sizeof name));
 }
 
+namespace {
+
+const StringSetting kCongestionSetting{
+    "ZMPI_BULK_CONGESTION",
+    "reno",
+    {},
+    Level::Tuning,
+    "TCP congestion control of the bulk connections: reno (faster here than bbr), system (the kernel's default) "
+    "or a name from /proc/sys/net/ipv4/tcp_allowed_congestion_control"};
+
+}  // namespace
+
 CongestionChoice congestionFromEnvironment() {
-  const char* value = std::getenv("ZMPI_BULK_CONGESTION");
+  const std::string chosen = kCongestionSetting.read();
+  const char* value = chosen.c_str();
   // reno needs no check: every kernel has it, and every process may set it.
-  if (value == nullptr || *value == '\0' || std::strcmp(value, "auto") == 0) return {"reno"};
-  if (std::strcmp(value, "system") == 0) return {""};
+  if (chosen == "reno" || chosen == "auto") return {"reno"};
+  if (chosen == "system") return {""};
   // Checked once, on a socket of our own, so that a typo fails the start, not each connection.
   const int probe = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (probe < 0) throw TransportError(std::string("socket for checking ZMPI_BULK_CONGESTION: ") + std::strerror(errno));

@@ -10,6 +10,7 @@
 #include "transport/errors.h"
 #include "transport/log.h"
 #include "transport/service_thread.h"
+#include "transport/settings.h"
 #include "transport/tsan_annotations.h"
 
 namespace zmpi::transport {
@@ -233,11 +234,9 @@ std::shared_ptr<const LinkKeys> deriveLinkKeys(std::string_view secret, bool enc
 }
 
 bool encryptionRequested(const char* value) {
-  const std::string_view text = value != nullptr ? value : "";
-  if (text.empty() || text == "0" || text == "no" || text == "off" || text == "false") return false;
-  if (text == "1" || text == "yes" || text == "on" || text == "true") return true;
-  throw TransportError(std::string(kEncryptVariable) + "=" + std::string(text) +
-                       " is not one of 1, yes, on, true (encrypt) or 0, no, off, false");
+  // The registry's parser (mpi/init/launch_contract.h declares the setting).
+  if (value == nullptr || *value == '\0') return false;
+  return parseBoolean(kEncryptVariable, value);
 }
 
 bool curveAvailable() { return zmq_has("curve") != 0; }

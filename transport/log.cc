@@ -1,10 +1,13 @@
 #include "transport/log.h"
 
-#include <cstdlib>
-#include <mutex>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <unistd.h>
 
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "transport/settings.h"
 
 namespace zmpi::log {
 namespace {
@@ -17,10 +20,23 @@ std::string patternFor(const std::string& layer) {
          "] [%^%l%$] %v";
 }
 
+const transport::StringSetting kLogLevelSetting{
+    "ZMPI_LOG_LEVEL",
+    "warn",
+    {"trace", "debug", "info", "warn", "warning", "err", "error", "critical", "off"},
+    transport::Level::User,
+    "what zmpi logs to stderr (debug: also which path, shm, ipc or tcp, each pair uses)"};
+
+// A logger is made anywhere, even while an error is being reported: a bad level is said
+// once on stderr, naming the variable, and the default kept, rather than thrown from here.
 spdlog::level::level_enum levelFromEnvironment() {
-  const char* value = std::getenv("ZMPI_LOG_LEVEL");
-  if (value == nullptr || *value == '\0') return spdlog::level::warn;
-  return spdlog::level::from_str(value);
+  try {
+    return spdlog::level::from_str(kLogLevelSetting.read());
+  } catch (const transport::SettingError& error) {
+    static std::once_flag said;
+    std::call_once(said, [&] { std::fprintf(stderr, "zmpi: %s; logging at warn\n", error.what()); });
+    return spdlog::level::warn;
+  }
 }
 
 }  // namespace

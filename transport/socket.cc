@@ -10,8 +10,16 @@
 #include "transport/errors.h"
 #include "transport/link_security.h"
 #include "transport/log.h"
+#include "transport/settings.h"
 
 namespace zmpi::transport {
+namespace {
+
+const IntSetting kLingerSetting{
+    "ZMPI_LINGER_MS", 1000,          {0, std::numeric_limits<int>::max()},
+    "milliseconds",   Level::Tuning, "how long a closing socket keeps trying to deliver what it holds"};
+
+}  // namespace
 
 std::chrono::milliseconds SocketOptions::parseLinger(const std::string& text) {
   int milliseconds = 0;
@@ -28,10 +36,7 @@ std::chrono::milliseconds SocketOptions::parseLinger(const std::string& text) {
 std::chrono::milliseconds SocketOptions::defaultLinger() {
   // Read once (a static initialised by a throwing lambda is retried, so every socket a
   // process opens fails the same way until the variable is fixed).
-  static const std::chrono::milliseconds value = [] {
-    const char* env = std::getenv("ZMPI_LINGER_MS");
-    return env != nullptr && *env != '\0' ? parseLinger(env) : std::chrono::milliseconds(1000);
-  }();
+  static const std::chrono::milliseconds value = [] { return std::chrono::milliseconds(kLingerSetting.read()); }();
   return value;
 }
 

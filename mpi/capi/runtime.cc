@@ -12,6 +12,7 @@
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/keyval.h"
+#include "mpi/init/launch_contract.h"
 #include "mpi/init/process_manager.h"
 #include "transport/log.h"
 
@@ -32,7 +33,7 @@ void Runtime::init(int requiredThreadLevel) {
   if (coll::shmCollectivesEnabled()) coll::prepareSleeperFences();  // overlaps the world's start-up
   // zmpirun's ranks (ZMPI_RANK) take their world from its rendezvous even when zmpirun
   // itself runs under a manager.
-  if (environmentString("ZMPI_RANK").empty()) {
+  if (!settingIfSet(contract::kRank)) {
     manager_ = connectProcessManager(WorldConfig::startupTimeoutFromEnvironment());
   }
   WorldConfig config = WorldConfig::fromEnvironment(manager_);

@@ -12,9 +12,11 @@
 #include "mpi/coll/allreduce_recursive_doubling.h"
 #include "mpi/coll/bcast_binomial.h"
 #include "mpi/coll/channel.h"
+#include "mpi/coll/coll_settings.h"
 #include "mpi/coll/reduction.h"
 #include "mpi/coll/select.h"
 #include "mpi/core/engine.h"
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/request.h"
 #include "mpi/core/world.h"
@@ -25,7 +27,7 @@ namespace {
 
 // What the environment says, read once (it is the same for every call of the job).
 struct Settings {
-  bool enabled;  // ZMPI_COLL_DIRECT=0 turns direct collectives off (comparisons, tests)
+  bool enabled;  // ZMPI_EXPERIMENT=no-coll-direct turns direct collectives off (comparisons, tests)
   std::optional<std::size_t> forcedSegmentBytes;
   bool forcedBcast;
   bool forcedAllreduce;
@@ -34,10 +36,9 @@ struct Settings {
 
 const Settings& settings() {
   static const Settings value = [] {
-    const char* direct = std::getenv("ZMPI_COLL_DIRECT");
-    return Settings{direct == nullptr || std::strcmp(direct, "0") != 0, forcedSegmentBytes(),
-                    std::getenv("ZMPI_COLL_BCAST") != nullptr, std::getenv("ZMPI_COLL_ALLREDUCE") != nullptr,
-                    std::getenv("ZMPI_COLL_ALLGATHER") != nullptr};
+    return Settings{
+        experiment(kCollDirectExperiment), forcedSegmentBytes(), settingIfSet(kBcastAlgorithmSetting).has_value(),
+        settingIfSet(kAllreduceAlgorithmSetting).has_value(), settingIfSet(kAllgatherAlgorithmSetting).has_value()};
   }();
   return value;
 }

@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "mpi/coll/coll_settings.h"
 #include "mpi/comm/agreement.h"
 #include "mpi/comm/communicator.h"
 #include "mpi/core/engine.h"
 #include "mpi/core/environment.h"
+#include "mpi/core/path_setting.h"
 #include "mpi/core/world.h"
 #include "transport/errors.h"
 #include "transport/job_files.h"
@@ -20,10 +22,32 @@
 namespace zmpi::mpi::coll {
 namespace {
 
-bool envOff(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && std::strcmp(value, "0") == 0;
-}
+const transport::Experiment kCollShmExperiment{
+    "coll-shm", true, "ZMPI_COLL_SHM",
+    "blocking collectives among ranks of one host go through a shared segment per communicator"};
+const transport::Experiment kCollShmLargeExperiment{
+    "coll-shm-large", true, "ZMPI_COLL_SHM_LARGE",
+    "larger bcast, allreduce, allgather and alltoall take the shared segment's staging chunks too"};
+// Values outside these ranges were clamped into them before the registry; now refused.
+const transport::IntSetting kCollShmAfterSetting{
+    "ZMPI_COLL_SHM_AFTER",
+    kCallsBeforeSetUp,
+    {0, 1 << 20},
+    "calls",
+    transport::Level::Tuning,
+    "collective calls on a communicator before its shared segment is set up"};
+const transport::IntSetting kCollShmPairSetting{"ZMPI_COLL_SHM_PAIR_BYTES",
+                                                static_cast<long long>(ShmArea::kPairBytes),
+                                                {4096, 4 << 20},
+                                                "bytes",
+                                                transport::Level::Tuning,
+                                                "shared-segment space per pair of ranks (rounded down to 64 bytes)"};
+const transport::IntSetting kCollShmChunkSetting{"ZMPI_COLL_SHM_CHUNK_BYTES",
+                                                 static_cast<long long>(ShmArea::kChunkBytes),
+                                                 {4096, 4 << 20},
+                                                 "bytes",
+                                                 transport::Level::Tuning,
+                                                 "the shared segment's staging chunk (rounded down to 4 KiB)"};
 
 // Only what is the same on every rank of the job: its environment and the communicator's
 // placement. A rank's own failure to map the segment is agreed on during set-up.
@@ -89,15 +113,14 @@ bool setUp(Communicator& comm, ShmArea& area) {
 bool shmCollectivesEnabled() {
   // ZMPI_COLL_DIRECT=0 asks for the plans' messages: the shared-memory path is off too.
   static const bool enabled = [] {
-    if (envOff("ZMPI_COLL_SHM") || envOff("ZMPI_COLL_DIRECT")) return false;
-    const char* transport = std::getenv("ZMPI_TRANSPORT");  // tcp or ipc: no shared memory
-    return transport == nullptr || std::strcmp(transport, "shm") == 0;
+    if (!experiment(kCollShmExperiment) || !experiment(kCollDirectExperiment)) return false;
+    return setting(kTransportSetting) == "shm";  // tcp or ipc: no shared memory
   }();
   return enabled;
 }
 
 bool shmLargeEnabled() {
-  static const bool enabled = !envOff("ZMPI_COLL_SHM_LARGE");
+  static const bool enabled = experiment(kCollShmLargeExperiment);
   return enabled;
 }
 
@@ -125,8 +148,7 @@ ShmArea* shmAreaOf(Communicator& comm) {
 }
 
 int callsBeforeSetUp() {
-  static const int calls =
-      static_cast<int>(std::clamp<long long>(environmentNumber("ZMPI_COLL_SHM_AFTER", kCallsBeforeSetUp), 0, 1 << 20));
+  static const int calls = static_cast<int>(setting(kCollShmAfterSetting));
   return calls;
 }
 
@@ -152,8 +174,7 @@ std::size_t ShmArea::bytesFor(int size) {
 
 std::size_t ShmArea::pairBytes(int size) {
   // Whole cache lines, 4 KiB to 4 MiB.
-  static const std::size_t wanted = static_cast<std::size_t>(
-      std::clamp<long long>(environmentNumber("ZMPI_COLL_SHM_PAIR_BYTES", kPairBytes), 4096, 4 << 20) / 64 * 64);
+  static const std::size_t wanted = static_cast<std::size_t>(setting(kCollShmPairSetting) / 64 * 64);
   const auto readers = static_cast<std::size_t>(std::max(size - 1, 1));
   const std::size_t ringShare = kChunks * chunkBytes() / readers / 64 * 64;
   return std::max(ringShare, std::min(wanted, kPairSpaceBytes / readers / 64 * 64));
@@ -167,8 +188,7 @@ std::size_t ShmArea::stagingBytes(int size) {
 
 std::size_t ShmArea::chunkBytes() {
   // Whole pages, 4 KiB to 4 MiB.
-  static const std::size_t bytes = static_cast<std::size_t>(
-      std::clamp<long long>(environmentNumber("ZMPI_COLL_SHM_CHUNK_BYTES", kChunkBytes), 4096, 4 << 20) / 4096 * 4096);
+  static const std::size_t bytes = static_cast<std::size_t>(setting(kCollShmChunkSetting) / 4096 * 4096);
   return bytes;
 }
 

@@ -14,6 +14,7 @@
 
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
+#include "mpi/init/launch_contract.h"
 #include "transport/log.h"
 
 namespace zmpi::mpi {
@@ -146,10 +147,9 @@ bool unbindFromCpus() {
 
 void bindFromEnvironment() {
   (void)maskAtStart();  // remembered before the binding narrows the mask
-  const int localSize = static_cast<int>(environmentNumber("ZMPI_LOCAL_SIZE", 0));
-  const int localRank = static_cast<int>(environmentNumber("ZMPI_LOCAL_RANK", -1));
-  const std::string policy =
-      bindingPolicy(environmentString("ZMPI_BIND_TO"), !environmentString("ZMPI_LAUNCHED").empty(), localSize);
+  const int localSize = static_cast<int>(setting(contract::kLocalSize));
+  const int localRank = static_cast<int>(settingIfSet(contract::kLocalRank).value_or(-1));
+  const std::string policy = bindingPolicy(setting(contract::kBindTo), setting(contract::kLaunched), localSize);
   std::vector<int> cpus;
   try {
     cpus = cpusToBind(policy, localRank, localSize, allowedCores());

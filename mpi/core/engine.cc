@@ -12,7 +12,9 @@
 #include "mpi/core/cpu_binding.h"
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
+#include "mpi/core/traffic_counters.h"
 #include "mpi/datatype/datatype.h"
+#include "transport/bulk_settings.h"
 #include "transport/log.h"
 #include "transport/payload_pool.h"
 #include "transport/process_memory.h"
@@ -21,6 +23,43 @@
 
 namespace zmpi::mpi {
 namespace {
+
+const transport::IntSetting kEagerLimitSetting{
+    "ZMPI_EAGER_LIMIT",
+    64 * 1024,
+    {0, 1LL << 30},
+    "bytes",
+    transport::Level::Tuning,
+    "largest message sent eagerly (with its payload) over shared memory; larger ones go by rendezvous"};
+const transport::IntSetting kEagerWindowSetting{
+    "ZMPI_EAGER_WINDOW",
+    transport::Auto{},
+    {0, 1LL << 40},
+    "bytes",
+    transport::Level::Tuning,
+    "eager bytes a rank may have sent a peer that the peer has not received; past it small messages go by "
+    "rendezvous (default 16 eager limits; 0: no bound)"};
+const transport::IntSetting kSpinSetting{
+    "ZMPI_SPIN_US",
+    transport::Auto{},
+    {0, 1LL << 30},
+    "microseconds",
+    transport::Level::Tuning,
+    "how long a waiting thread polls before blocking (default 50 with a same-host peer, 2000 where the host has "
+    "more ranks than CPUs, 0 with no same-host peer)"};
+const transport::BoolSetting kYieldWhenIdleSetting{
+    "ZMPI_YIELD_WHEN_IDLE", transport::Auto{}, transport::Level::Tuning,
+    "whether polling yields the CPU after every empty look (default: only where the host has more ranks than "
+    "CPUs)"};
+const transport::Experiment kBulkInWaitExperiment{
+    "bulk-in-wait", true, "ZMPI_BULK_IN_WAIT",
+    "a waiting thread reads the bulk connections itself where no peer shares its host"};
+const transport::Experiment kSleepOnRingsExperiment{
+    "sleep-on-rings", true, "ZMPI_SLEEP_ON_RINGS",
+    "a waiting thread whose peers are all on its host sleeps on its rings, woken by the sender's futex"};
+const transport::Experiment kReceiveInWaitExperiment{
+    "receive-in-wait", true, "ZMPI_RECEIVE_IN_WAIT",
+    "a waiting thread whose peers are all reached through zmq receives from the inbox itself"};
 
 // One spin-wait step: keeps the compiler from hoisting the polled loads. Deliberately no
 // `pause` instruction: on virtual machines a loop of them trips the hypervisor's
@@ -102,9 +141,9 @@ Engine::Engine(int worldRank, int worldSize, uint64_t jobHash, Fabric& fabric)
     : worldRank_(worldRank),
       jobHash_(jobHash),
       fabric_(fabric),
-      eagerLimit_(static_cast<std::size_t>(environmentNumber("ZMPI_EAGER_LIMIT", 64 * 1024))),
-      flow_(worldRank, worldSize, fabric, environmentNumber("ZMPI_EAGER_WINDOW", -1), eagerLimit_),
-      spinTime_(environmentNumber("ZMPI_SPIN_US", 50)),
+      eagerLimit_(static_cast<std::size_t>(setting(kEagerLimitSetting))),
+      flow_(worldRank, worldSize, fabric, settingIfSet(kEagerWindowSetting).value_or(-1), eagerLimit_),
+      spinTime_(settingIfSet(kSpinSetting).value_or(50)),
       polling_(fabric) {
   if (const auto period = Watchdog::configuredPeriod(); period.count() > 0)
     watchdog_ = std::make_unique<Watchdog>(period);
@@ -113,10 +152,10 @@ Engine::Engine(int worldRank, int worldSize, uint64_t jobHash, Fabric& fabric)
 
 void Engine::startBulkDelivery() {
   // Before the I/O thread starts: its completions read these (wakeWaiters).
-  waitersReadBulk_ = fabric_.readsBulkInWait() && environmentNumber("ZMPI_BULK_IN_WAIT", 1) != 0;
+  waitersReadBulk_ = fabric_.readsBulkInWait() && experiment(kBulkInWaitExperiment);
   // As long as the bulk I/O thread spins after a frame (the same setting: the waiter reads
   // in its place).
-  bulkSpin_ = std::chrono::microseconds(std::max<long long>(0, environmentNumber("ZMPI_BULK_SPIN_US", 200)));
+  bulkSpin_ = std::chrono::microseconds(setting(transport::kBulkSpinSetting));
   fabric_.startBulk([this](transport::WireMessage&& message) { onMessage(std::move(message)); },
                     [this](const std::string& why) { abort(why); });
 }
@@ -198,6 +237,7 @@ void Engine::startSend(Request& request) {
     // now, on this thread, not on the fabric's I/O thread when the Cts arrives.
     fabric_.prepareBulk(peer);
     fabric_.send(peer, makeHeader(MessageKind::Rts, jobHash_, envelope, 0), zmq::message_t());
+    noteRendezvousSend();
     return;
   }
   // The fabric is done with `data` when sendBytes returns; until then no reply can exist
@@ -613,10 +653,7 @@ bool Engine::spinUntil(transport::FunctionRef<bool()> ready, uint64_t transferBy
 
 namespace {
 // ZMPI_YIELD_WHEN_IDLE=0/1 if set, else `chosen`: whether spins give the CPU away at every look.
-bool yieldWhenIdleOr(bool chosen) {
-  const auto forced = environmentNumber("ZMPI_YIELD_WHEN_IDLE", -1);
-  return forced >= 0 ? forced != 0 : chosen;
-}
+bool yieldWhenIdleOr(bool chosen) { return settingIfSet(kYieldWhenIdleSetting).value_or(chosen); }
 }  // namespace
 
 void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool threadedPeers) {
@@ -625,7 +662,7 @@ void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool 
                        : bound       ? kPollsPerYieldBound
                                      : kPollsPerYieldUnbound,
                        std::memory_order_relaxed);
-  const bool spinNamed = environmentNumber("ZMPI_SPIN_US", -1) >= 0;
+  const bool spinNamed = settingIfSet(kSpinSetting).has_value();
   if (!fastPeers && !spinNamed) spinTime_ = std::chrono::microseconds(0);
   // A mixed rank (3 ranks, two claiming one host by ZMPI_HOST; 8 B over tcp beside two busy
   // loops): 1.7-13 ms a message with every wait spinning, 28-58 us with only same-host ones.
@@ -634,7 +671,7 @@ void Engine::setSpinPolicy(bool yieldWhenIdle, bool bound, bool fastPeers, bool 
 
 void Engine::setOversubscribed(bool oversubscribed) {
   bulkLooksPerYield_ = yieldWhenIdleOr(oversubscribed) ? 1 : kBulkLooksPerYield;
-  if (oversubscribed && environmentNumber("ZMPI_SPIN_US", -1) < 0) spinTime_ = kOversubscribedSpin;
+  if (oversubscribed && !settingIfSet(kSpinSetting)) spinTime_ = kOversubscribedSpin;
 }
 
 void Engine::watchCoreContention(ContentionWatch::Settings settings) {
@@ -681,7 +718,7 @@ void Engine::prepareToBlock() {
   if (waitersReadBulk_) fabric_.releaseBulk();
 }
 
-void Engine::setSleepOnRings(bool on) { sleepOnRings_ = on && environmentNumber("ZMPI_SLEEP_ON_RINGS", 1) != 0; }
+void Engine::setSleepOnRings(bool on) { sleepOnRings_ = on && experiment(kSleepOnRingsExperiment); }
 
 bool Engine::sleepOnRings(transport::FunctionRef<bool()> ready) {
   if (!sleepOnRings_) return false;
@@ -718,7 +755,7 @@ bool Engine::sleepOnRings(transport::FunctionRef<bool()> ready) {
   return true;
 }
 
-void Engine::setWaitersReceive(bool on) { waitersReceive_ = on && environmentNumber("ZMPI_RECEIVE_IN_WAIT", 1) != 0; }
+void Engine::setWaitersReceive(bool on) { waitersReceive_ = on && experiment(kReceiveInWaitExperiment); }
 
 std::size_t Engine::pollRings() {
   return fabric_.pollFast([this](transport::WireMessage&& message) { onMessage(std::move(message)); },

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "mpi/core/error.h"
+#include "mpi/init/launch_contract.h"
 
 namespace zmpi::mpi {
 namespace {
@@ -35,8 +36,7 @@ void fillEnvironment(Info& info) {
   auto [command, args] = commandLine();
   info.set("command", command);
   info.set("argv", args);
-  const char* size = std::getenv("ZMPI_SIZE");
-  info.set("maxprocs", size && *size ? size : "1");
+  info.set("maxprocs", contract::kSize.text().value_or("1"));
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   info.set("host", host);

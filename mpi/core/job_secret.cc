@@ -13,23 +13,13 @@
 #include <string>
 
 #include "mpi/core/error.h"
+#include "mpi/init/launch_contract.h"
 #include "transport/errors.h"
 
 namespace zmpi::mpi {
 namespace {
 
 constexpr size_t kMaxSecretBytes = 4096;
-
-// Overwrites the value in place (it lives in the initial environment block, which
-// /proc/PID/environ shows) before removing the variable.
-std::string takeVariable(const char* name) {
-  char* value = std::getenv(name);
-  if (value == nullptr) return {};
-  std::string copy(value);
-  sodium_memzero(value, std::strlen(value));
-  unsetenv(name);
-  return copy;
-}
 
 std::string readSecretFile(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -56,8 +46,8 @@ std::string readSecretFile(const std::string& path) {
 }  // namespace
 
 std::shared_ptr<const transport::LinkKeys> takeJobKeys() {
-  std::string secret = takeVariable("ZMPI_JOB_SECRET");
-  const std::string file = takeVariable("ZMPI_JOB_SECRET_FILE");
+  std::string secret = contract::kJobSecret.take();
+  const std::string file = contract::kJobSecretFile.take();
   if (secret.empty() && !file.empty()) secret = readSecretFile(file);
   return jobKeysFromSecret(std::move(secret));
 }
@@ -65,7 +55,7 @@ std::shared_ptr<const transport::LinkKeys> takeJobKeys() {
 std::shared_ptr<const transport::LinkKeys> jobKeysFromSecret(std::string secret) {
   bool encrypt = false;
   try {
-    encrypt = transport::encryptionRequested(std::getenv(transport::kEncryptVariable));
+    encrypt = contract::kEncrypt.read();
   } catch (const transport::TransportError& error) {
     sodium_memzero(secret.data(), secret.size());
     fail(MPI_ERR_OTHER, error.what());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mpi/comm/communicator.h"
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
 

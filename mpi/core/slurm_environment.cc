@@ -8,9 +8,19 @@
 
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
+#include "transport/settings.h"
 
 namespace zmpi::mpi {
 namespace {
+
+const transport::IntSetting kRendezvousPortSetting{
+    "ZMPI_RENDEZVOUS_PORT",
+    transport::Auto{},
+    {1, 65535},
+    nullptr,
+    transport::Level::User,
+    "under Slurm without a PMI (srun --mpi=none), the rendezvous port (default: 20000-31999, from the job and "
+    "step ids)"};
 
 // The IPv4 address `host` resolves to, so peers on other nodes are never told 127.0.0.1;
 // 0.0.0.0 (every interface) when it does not resolve.
@@ -51,16 +61,15 @@ std::optional<SlurmBootstrap> slurmBootstrapFromEnvironment() {
   std::string nodeList = environmentString("SLURM_STEP_NODELIST");
   if (nodeList.empty()) nodeList = environmentString("SLURM_NODELIST");
   if (nodeList.empty()) fail(MPI_ERR_OTHER, "SLURM_PROCID is set but SLURM_NODELIST is not");
-  const std::string portText = environmentString("ZMPI_RENDEZVOUS_PORT");
+  const std::optional<long long> port = settingIfSet(kRendezvousPortSetting);
   // Derived from the job and step ids, in 20000-31999: below Linux's ephemeral range (32768
   // and up), where any outgoing connection on the node may hold the port. Steps of one
   // allocation get ports 1009 apart (a prime: 12 steps before two can meet).
   const long long job = jobId.empty() ? 0 : parseNumber("SLURM_JOB_ID", jobId);
   const long long step = stepId.empty() ? 0 : parseNumber("SLURM_STEP_ID", stepId);
-  const long long port =
-      !portText.empty() ? parseNumber("ZMPI_RENDEZVOUS_PORT", portText) : 20000 + (job + step * 1009) % 12000;
-  boot.rendezvous =
-      "tcp://" + (boot.rank == 0 ? std::string("0.0.0.0") : firstHostOfNodeList(nodeList)) + ":" + std::to_string(port);
+  const long long chosen = port.value_or(20000 + (job + step * 1009) % 12000);
+  boot.rendezvous = "tcp://" + (boot.rank == 0 ? std::string("0.0.0.0") : firstHostOfNodeList(nodeList)) + ":" +
+                    std::to_string(chosen);
   boot.bindAddress = reachableAddressOf(boot.host.empty() ? firstHostOfNodeList(nodeList) : boot.host);
   return boot;
 }

@@ -12,6 +12,14 @@
 namespace zmpi::mpi {
 namespace {
 
+const transport::IntSetting kWatchdogSetting{
+    "ZMPI_WATCHDOG_SECONDS",
+    0,
+    {0, 1LL << 30},
+    "seconds",
+    transport::Level::User,
+    "a rank blocked in one MPI call this long logs what it waits for, and again every period (0: off)"};
+
 std::string rankText(int rank) {
   if (rank == MPI_ANY_SOURCE) return "MPI_ANY_SOURCE";
   if (rank == MPI_PROC_NULL) return "MPI_PROC_NULL";
@@ -45,7 +53,7 @@ std::string withCall(const std::string& what, const Communicator* comm) {
 }  // namespace
 
 std::chrono::milliseconds Watchdog::configuredPeriod() {
-  const long long seconds = environmentNumber("ZMPI_WATCHDOG_SECONDS", 0);
+  const long long seconds = setting(kWatchdogSetting);
   return std::chrono::milliseconds(seconds > 0 ? seconds * 1000 : 0);
 }
 

@@ -15,6 +15,7 @@
 #include "mpi/core/peer_table.h"
 #include "mpi/core/slurm_environment.h"
 #include "mpi/core/zmq_fabric.h"
+#include "mpi/init/launch_contract.h"
 #include "mpi/init/process_manager.h"
 #include "peer_info.pb.h"  // generated from core/peer_info.proto
 #include "transport/errors.h"
@@ -26,6 +27,10 @@
 
 namespace zmpi::mpi {
 namespace {
+
+const transport::Experiment kUnbindContestedExperiment{
+    "unbind-contested", true, "ZMPI_UNBIND_CONTESTED",
+    "a rank bound by default gives its binding up when another process keeps taking its core"};
 
 std::string localHostName() {
   char name[256] = {};
@@ -44,22 +49,22 @@ std::string freshJobId() {
 }  // namespace
 
 std::chrono::milliseconds WorldConfig::startupTimeoutFromEnvironment() {
-  return std::chrono::milliseconds(environmentNumber("ZMPI_STARTUP_TIMEOUT_MS", 30000));
+  return std::chrono::milliseconds(setting(contract::kStartupTimeoutMs));
 }
 
 WorldConfig WorldConfig::fromEnvironment(std::shared_ptr<ProcessManager> manager) {
   WorldConfig config;
   config.startupTimeout = startupTimeoutFromEnvironment();
   config.linkKeys = takeJobKeys();
-  if (manager && environmentString("ZMPI_RANK").empty()) {
+  if (manager && !settingIfSet(contract::kRank)) {
     const ProcessIdentity& self = manager->identity();
     config.rank = self.rank;
     config.size = self.size;
     config.jobId = self.jobId;
-    config.host = environmentString("ZMPI_HOST", self.node);
+    config.host = settingIfSet(contract::kHost).value_or(self.node);
     const std::string node = config.host.empty() ? localHostName() : config.host;
     config.bindAddress =
-        environmentString("ZMPI_BIND_ADDRESS", transport::nodeAddress(node, self.localSize == self.size));
+        settingIfSet(contract::kBindAddress).value_or(transport::nodeAddress(node, self.localSize == self.size));
     if (!config.linkKeys && config.size > 1) {
       // Only the job's processes and the manager see its key-value store.
       const std::string secret = manager->broadcastFromRankZero(
@@ -73,34 +78,34 @@ WorldConfig WorldConfig::fromEnvironment(std::shared_ptr<ProcessManager> manager
     config.manager = std::move(manager);
     return config;
   }
-  if (environmentString("ZMPI_RANK").empty()) {
+  if (!settingIfSet(contract::kRank)) {
     if (auto slurm = slurmBootstrapFromEnvironment()) {
       config.rank = slurm->rank;
       config.size = slurm->size;
       config.jobId = slurm->jobId;
-      config.host = environmentString("ZMPI_HOST", slurm->host);
+      config.host = settingIfSet(contract::kHost).value_or(slurm->host);
       config.rendezvous = slurm->rendezvous;
-      config.bindAddress = environmentString("ZMPI_BIND_ADDRESS", slurm->bindAddress);
+      config.bindAddress = settingIfSet(contract::kBindAddress).value_or(slurm->bindAddress);
       config.hostRendezvous = config.rank == 0;
       return config;
     }
   }
-  config.size = static_cast<int>(environmentNumber("ZMPI_SIZE", 1));
-  config.rank = static_cast<int>(environmentNumber("ZMPI_RANK", 0));
+  config.size = static_cast<int>(setting(contract::kSize));
+  config.rank = static_cast<int>(setting(contract::kRank));
   if (config.size < 1 || config.rank < 0 || config.rank >= config.size) {
     fail(MPI_ERR_OTHER, "ZMPI_RANK=" + std::to_string(config.rank) +
                             " is not a rank of a world of ZMPI_SIZE=" + std::to_string(config.size));
   }
-  config.jobId = environmentString("ZMPI_JOB_ID");
-  config.universeSize = static_cast<int>(environmentNumber("ZMPI_UNIVERSE_SIZE", 0));
-  config.appNum = static_cast<int>(environmentNumber("ZMPI_APPNUM", 0));
-  config.rendezvous = environmentString("ZMPI_RENDEZVOUS");
-  config.host = environmentString("ZMPI_HOST");
-  config.bindAddress = environmentString("ZMPI_BIND_ADDRESS", "127.0.0.1");
+  config.jobId = setting(contract::kJobId);
+  config.universeSize = static_cast<int>(settingIfSet(contract::kUniverseSize).value_or(0));
+  config.appNum = static_cast<int>(setting(contract::kAppNum));
+  config.rendezvous = setting(contract::kRendezvous);
+  config.host = setting(contract::kHost);
+  config.bindAddress = settingIfSet(contract::kBindAddress).value_or("127.0.0.1");
   if (config.size > 1) {
     if (config.rendezvous.empty()) fail(MPI_ERR_OTHER, "ZMPI_SIZE > 1 needs ZMPI_RENDEZVOUS (the creator's address)");
     if (config.jobId.empty()) config.jobId = "manual-" + config.rendezvous;
-    config.hostRendezvous = config.rank == 0 && environmentString("ZMPI_LAUNCHED").empty();
+    config.hostRendezvous = config.rank == 0 && !setting(contract::kLaunched);
   }
   return config;
 }
@@ -133,8 +138,7 @@ World::World(const WorldConfig& config)
   engine_->setSpinPolicy(oversubscribed || (!mock_ && fabric_->hasThreadedPeers()), boundToCpus(),
                          mock_ || fabric_->hasFastPeers(), !mock_ && fabric_->hasThreadedPeers());
   // Bound by default, not on request: give the core up when another process contests it.
-  if (!mock_ && boundToCpus() && environmentString("ZMPI_BIND_TO").empty() &&
-      environmentNumber("ZMPI_UNBIND_CONTESTED", 1) != 0) {
+  if (!mock_ && boundToCpus() && !settingIfSet(contract::kBindTo) && experiment(kUnbindContestedExperiment)) {
     engine_->watchCoreContention();
   }
   // Every peer through zmq (forced tcp, one rank per host): waiting threads receive

@@ -13,6 +13,8 @@
 #include "mpi/core/envelope.h"
 #include "mpi/core/environment.h"
 #include "mpi/core/error.h"
+#include "mpi/core/path_setting.h"
+#include "mpi/core/traffic_counters.h"
 #include "transport/errors.h"
 #include "transport/job_files.h"
 #include "transport/link_security.h"
@@ -22,6 +24,45 @@
 
 namespace zmpi::mpi {
 namespace {
+
+const transport::IntSetting kMaxMessageSetting{
+    "ZMPI_MAX_MESSAGE_BYTES",
+    static_cast<long long>(transport::kMaxPayloadBytes),
+    {1, static_cast<long long>(transport::kMaxPayloadBytes)},
+    "bytes",
+    transport::Level::Tuning,
+    "the largest frame a rank's inbox accepts (zmq refuses larger ones before allocating them)"};
+const transport::IntSetting kRingBytesSetting{"ZMPI_SHM_RING_BYTES",
+                                              512 * 1024,
+                                              {4096, 1LL << 30},
+                                              "bytes",
+                                              transport::Level::Tuning,
+                                              "each same-host pair's shared-memory ring (rounded up to a power "
+                                              "of two)"};
+const transport::IntSetting kTcpEagerLimitSetting{
+    "ZMPI_TCP_EAGER_LIMIT",
+    transport::Auto{},
+    {0, 1LL << 30},
+    "bytes",
+    transport::Level::Tuning,
+    "ZMPI_EAGER_LIMIT for tcp and ipc peers (default 32768 where a bulk connection carries rendezvous data, "
+    "524288 where none does)"};
+const transport::IntSetting kTcpPieceSetting{"ZMPI_TCP_PIECE_BYTES",
+                                             1024 * 1024,
+                                             {0, 1LL << 40},
+                                             "bytes",
+                                             transport::Level::Tuning,
+                                             "where rendezvous payloads go over zmq, the size of its messages (0: "
+                                             "whole)"};
+const transport::Experiment kSingleCopyExperiment{
+    "single-copy", false, "ZMPI_SINGLE_COPY",
+    "large same-host messages read by the receiver straight from the sender's buffer (process_vm_readv)"};
+const transport::Experiment kBulkSmallExperiment{"bulk-small", true, "ZMPI_BULK_SMALL",
+                                                 "eager messages, SyncAck and Credit take the bulk connections too"};
+const transport::Experiment kTcpBulkExperiment{
+    "tcp-bulk", true, "ZMPI_TCP_BULK",
+    "rendezvous messages to tcp and ipc peers of an authenticated, unencrypted job go over a plain TCP "
+    "connection per pair"};
 
 transport::SocketOptions dataSocketOptions(const std::shared_ptr<const transport::LinkKeys>& linkKeys, bool server) {
   transport::SocketOptions options;
@@ -33,19 +74,25 @@ transport::SocketOptions dataSocketOptions(const std::shared_ptr<const transport
   options.receiveHighWater = 0;
   // zmq refuses a frame larger than this before allocating it (a peer declaring a
   // terabyte is disconnected); no MPI message can be larger than the wire format allows.
-  options.maxMessageSize = static_cast<int64_t>(
-      environmentNumber("ZMPI_MAX_MESSAGE_BYTES", static_cast<long long>(transport::kMaxPayloadBytes)));
+  options.maxMessageSize = static_cast<int64_t>(setting(kMaxMessageSetting));
   return options;
 }
 
-// A byte count from the environment (negative: 0), or nothing when the variable is unset.
-std::optional<std::size_t> optionalByteCount(const char* name) {
-  const std::string value = environmentString(name);
-  if (value.empty()) return std::nullopt;
-  return static_cast<std::size_t>(std::max(0LL, parseNumber(name, value)));
+// A byte count, or nothing when the variable is unset.
+std::optional<std::size_t> optionalByteCount(const transport::IntSetting& s) {
+  const std::optional<long long> value = settingIfSet(s);
+  if (!value) return std::nullopt;
+  return static_cast<std::size_t>(*value);
 }
 
-std::size_t ringBytes() { return static_cast<std::size_t>(environmentNumber("ZMPI_SHM_RING_BYTES", 512 * 1024)); }
+// Every message sent, protocol ones too, by the path it took (MPI_T, capi/tools_pvars.cc).
+template <typename Path>
+void noteSent(Path path, std::size_t bytes) {
+  static_assert(static_cast<int>(Path::Tcp) == static_cast<int>(TrafficCounters::Path::Tcp));
+  processTraffic.note(static_cast<TrafficCounters::Path>(path), bytes);
+}
+
+std::size_t ringBytes() { return static_cast<std::size_t>(setting(kRingBytesSetting)); }
 
 std::string mailboxName(uint64_t jobHash, int rank) { return transport::jobShmPrefix(jobHash) + std::to_string(rank); }
 
@@ -79,20 +126,17 @@ ZmqFabric::ZmqFabric(uint64_t jobHash, int rank, int size, std::shared_ptr<const
       linkKeys_(std::move(linkKeys)),
       rank_(rank),
       size_(size),
-      maxPath_(environmentString("ZMPI_TRANSPORT", "shm")),
-      zmqEagerLimit_(optionalByteCount("ZMPI_TCP_EAGER_LIMIT")),
-      zmqPieceBytes_(static_cast<std::size_t>(std::max(0LL, environmentNumber("ZMPI_TCP_PIECE_BYTES", 1024 * 1024)))),
-      singleCopy_(environmentNumber("ZMPI_SINGLE_COPY", 0) != 0),
-      smallOnBulk_(environmentNumber("ZMPI_BULK_SMALL", 1) != 0),
+      maxPath_(setting(kTransportSetting)),
+      zmqEagerLimit_(optionalByteCount(kTcpEagerLimitSetting)),
+      zmqPieceBytes_(static_cast<std::size_t>(setting(kTcpPieceSetting))),
+      singleCopy_(experiment(kSingleCopyExperiment)),
+      smallOnBulk_(experiment(kBulkSmallExperiment)),
       inbox_(jobHash, dataSocketOptions(linkKeys_, true)) {
-  if (maxPath_ != "shm" && maxPath_ != "ipc" && maxPath_ != "tcp") {
-    fail(MPI_ERR_OTHER, "ZMPI_TRANSPORT=" + maxPath_ + " is not one of shm, ipc, tcp");
-  }
   // Only with the job's key (an unauthenticated job gets no unauthenticated side door), and
   // not when the job asked for encryption: the bulk path sends plaintext. On unless
   // ZMPI_TCP_BULK=0: with the Rts on it, it measured ahead of the zmq pieces at 1-4 MiB in
   // the same minutes (bench/CURVE.md, 2026-12-01 12:0x).
-  if (size_ > 1 && linkKeys_ && !linkKeys_->encrypt && environmentNumber("ZMPI_TCP_BULK", 1) != 0) {
+  if (size_ > 1 && linkKeys_ && !linkKeys_->encrypt && experiment(kTcpBulkExperiment)) {
     try {
       bulk_ = std::make_unique<transport::BulkLink>(jobHash_, rank_, size_, linkKeys_->bulkKey);
     } catch (const transport::TransportError& error) {
@@ -330,6 +374,7 @@ bool ZmqFabric::trySendCompact(int worldRank, uint16_t kind, const void* envelop
   try {
     bool ring = false;
     if (!outbox->trySendCompact(kind, envelope, data, bytes, ring)) return false;
+    noteSent(Path::Shm, bytes);
     if (ring) ringDoorbell(worldRank);
   } catch (const transport::TransportError& error) {
     failSend(worldRank, error.what());
@@ -348,11 +393,15 @@ void ZmqFabric::sendBytes(int worldRank, const transport::WireHeader& header, co
   }
   const Path path = paths_[static_cast<size_t>(worldRank)];
   if (path == Path::Tcp || path == Path::Ipc) {
+    noteSent(path, bytes);
     sendNetwork(worldRank, header, data, bytes, nullptr);
     return;
   }
   try {
-    if (sendShm(worldRank, header, data, bytes)) return;
+    if (sendShm(worldRank, header, data, bytes)) {
+      noteSent(path, bytes);
+      return;
+    }
   } catch (const transport::TransportError& error) {
     failSend(worldRank, error.what());
   }
@@ -393,6 +442,7 @@ bool ZmqFabric::smallMessagesOnInbox(int worldRank) const {
 
 void ZmqFabric::send(int worldRank, const transport::WireHeader& header, zmq::message_t&& payload) {
   try {
+    noteSent(paths_.at(static_cast<size_t>(worldRank)), payload.size());
     switch (paths_.at(static_cast<size_t>(worldRank))) {
       case Path::Self: {
         std::lock_guard lock(loopbackMutex_);
@@ -427,7 +477,9 @@ std::size_t ZmqFabric::dataPieceBytes(int worldRank) const {
 
 bool ZmqFabric::sendBulk(int worldRank, const transport::WireHeader& header, const void* data, std::size_t bytes,
                          std::function<void()> done) {
-  return bulk_ && bulk_->send(worldRank, header, data, bytes, std::move(done));
+  if (!bulk_ || !bulk_->send(worldRank, header, data, bytes, std::move(done))) return false;
+  noteSent(paths_[static_cast<size_t>(worldRank)], bytes);
+  return true;
 }
 
 bool ZmqFabric::prepareBulk(int worldRank) { return bulk_ && bulk_->prepare(worldRank); }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mpi/comm/constructors.h"
+#include "mpi/core/environment.h"
 #include "mpi/core/error.h"
 #include "mpi/core/world.h"
 #include "mpi/rma/attach_table.h"
@@ -18,6 +19,13 @@
 
 namespace zmpi::mpi::rma {
 namespace {
+
+const transport::Experiment kRmaSharedExperiment{
+    "rma-shared", true, "ZMPI_RMA_SHARED",
+    "windows whose ranks share a host keep their locks, and MPI_Win_allocate its memory, in shared memory"};
+const transport::Experiment kRmaCmaExperiment{
+    "rma-cma", true, "ZMPI_RMA_CMA",
+    "operations on MPI_Win_create and dynamic windows on one host read and write the target's process"};
 
 void checkShape(MPI_Aint size, int dispUnit) {
   if (size < 0) fail(MPI_ERR_SIZE, "window size " + std::to_string(size) + " is negative");
@@ -37,10 +45,7 @@ bool everyRankOnThisHost(Window& window) {
 // dynamic windows, their memory) in a segment; ZMPI_RMA_SHARED=0 sends every lock and
 // every operation on memory not mapped here as messages instead (comparisons, tests).
 bool hostSegmentsAllowed() {
-  static const bool allowed = [] {
-    const char* value = std::getenv("ZMPI_RMA_SHARED");
-    return value == nullptr || std::string(value) != "0";
-  }();
+  static const bool allowed = experiment(kRmaSharedExperiment);
   return allowed;
 }
 
@@ -139,10 +144,7 @@ bool setUpSharedMemory(Window& window, MPI_Aint size, int dispUnit, SegmentUse u
 // operations of such windows as messages. A dynamic window reaches its own rank's memory
 // the same way (it is not mapped at a window base).
 void setUpProcessAccess(Window& window) {
-  static const bool allowed = [] {
-    const char* value = std::getenv("ZMPI_RMA_CMA");
-    return value == nullptr || std::string(value) != "0";
-  }();
+  static const bool allowed = experiment(kRmaCmaExperiment);
   World& world = window.world();
   Communicator& comm = window.comm();
   const bool dynamic = window.flavor() == Flavor::Dynamic;

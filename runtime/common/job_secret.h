@@ -6,12 +6,14 @@
 // it never crosses the network in the clear and is never on a command line or in a log.
 #include <string>
 
+#include "mpi/init/launch_contract.h"
 #include "runtime/common/secret.h"
 
 namespace zmpi::runtime {
 
-// The variable a rank reads its job secret from (mpi/core/job_secret.h).
-inline constexpr const char* kJobSecretVariable = "ZMPI_JOB_SECRET";
+// The variable a rank reads its job secret from (mpi/core/job_secret.h), named once in
+// the launcher-to-rank contract.
+inline const char* const kJobSecretVariable = contract::kJobSecret.name();
 
 // 32 random bytes, hex-encoded (64 characters).
 std::string newJobSecret();

@@ -2,8 +2,22 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+
+#include "transport/settings.h"
 
 namespace zmpi::runtime {
+namespace {
+
+const transport::StringSetting kLibDirSetting{
+    "ZMPI_LIBDIR",
+    "",
+    {},
+    transport::Level::User,
+    "the directory holding zmpi's libmpi.so.40, put first on the ranks' loader path (default: found beside "
+    "zmpirun)"};
+
+}  // namespace
 
 std::string findZmpiLibDir() {
   namespace fs = std::filesystem;
@@ -11,7 +25,7 @@ std::string findZmpiLibDir() {
     std::error_code ignored;
     return fs::exists(dir / "libmpi.so.40", ignored);
   };
-  if (const char* override = std::getenv("ZMPI_LIBDIR"); override != nullptr && *override != '\0') return override;
+  if (const std::optional<std::string> override = kLibDirSetting.readIfSet()) return *override;
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
   if (error) return {};

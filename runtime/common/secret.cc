@@ -10,10 +10,25 @@
 #include <cstring>
 #include <utility>
 
+#include "mpi/init/launch_contract.h"
 #include "runtime/common/unique_fd.h"
+#include "transport/settings.h"
 
 namespace zmpi::runtime {
 namespace {
+
+const transport::StringSetting kSecretFileSetting{
+    "ZMPI_SECRET_FILE",
+    "",
+    {},
+    transport::Level::User,
+    "the agents' secret file (mode 0600, the same on every host) zmpirun signs its requests to zmpid with"};
+const transport::StringSetting kSecretSetting{"ZMPI_SECRET",
+                                              "",
+                                              {},
+                                              transport::Level::User,
+                                              "the agents' secret itself (prefer ZMPI_SECRET_FILE)",
+                                              transport::StringSetting::Shown::Hidden};
 
 void initSodium() {
   if (::sodium_init() < 0) throw SecretError("libsodium failed to initialise");
@@ -91,20 +106,20 @@ Secret readSecretFile(const std::string& path) {
 
 std::optional<Secret> loadSecret(const std::string& file) {
   if (!file.empty()) return readSecretFile(file);
-  if (const char* path = std::getenv("ZMPI_SECRET_FILE"); path != nullptr && *path != '\0') {
-    return readSecretFile(path);
-  }
-  const char* value = std::getenv("ZMPI_SECRET");
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  Secret secret = checkedSecret(value, "ZMPI_SECRET");
-  ::unsetenv("ZMPI_SECRET");
+  if (const std::optional<std::string> path = kSecretFileSetting.readIfSet()) return readSecretFile(*path);
+  std::optional<std::string> value = kSecretSetting.readIfSet();
+  if (!value) return std::nullopt;
+  Secret secret = checkedSecret(*value, kSecretSetting.name());
+  ::sodium_memzero(value->data(), value->size());
+  ::unsetenv(kSecretSetting.name());
   return secret;
 }
 
 // The agents' secret, and any job secret zmpirun or an agent did not set itself (a rank's
 // job secret is set last, by whoever starts it, never inherited or forwarded).
 bool isSecretVariable(std::string_view name) {
-  return name == "ZMPI_SECRET" || name == "ZMPI_JOB_SECRET" || name == "ZMPI_JOB_SECRET_FILE";
+  return name == kSecretSetting.name() || name == contract::kJobSecret.name() ||
+         name == contract::kJobSecretFile.name();
 }
 
 }  // namespace zmpi::runtime

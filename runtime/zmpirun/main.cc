@@ -11,6 +11,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "mpi/init/launch_contract.h"
 #include "runtime/common/job_secret.h"
 #include "runtime/common/secret.h"
 #include "runtime/common/signals.h"
@@ -23,6 +24,7 @@
 #include "runtime/zmpirun/job_monitor.h"
 #include "runtime/zmpirun/job_network.h"
 #include "runtime/zmpirun/job_plan.h"
+#include "runtime/zmpirun/launcher_settings.h"
 #include "runtime/zmpirun/local_launcher.h"
 #include "runtime/zmpirun/messages.h"
 #include "runtime/zmpirun/options.h"
@@ -36,22 +38,16 @@
 #include "transport/link_security.h"
 #include "transport/log.h"
 #include "transport/rendezvous.h"
+#include "transport/settings.h"
 #include "transport/socket.h"
 #include "transport/wire.h"
 
 namespace zmpi::runtime {
 namespace {
 
-std::chrono::milliseconds millisecondsFromEnvironment(const char* name, std::chrono::milliseconds fallback) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return fallback;
-  long long milliseconds = 0;
-  const char* end = value + std::strlen(value);
-  const auto [stop, error] = std::from_chars(value, end, milliseconds);
-  if (error != std::errc() || stop != end) {
-    throw std::invalid_argument(std::string(name) + "=" + value + " is not a whole number of milliseconds");
-  }
-  return std::chrono::milliseconds(milliseconds);
+std::chrono::milliseconds millisecondsFromEnvironment(const transport::IntSetting& setting,
+                                                      std::chrono::milliseconds fallback) {
+  return std::chrono::milliseconds(setting.readIfSet().value_or(fallback.count()));
 }
 
 int fail(const std::string& message) {
@@ -136,9 +132,9 @@ std::unique_ptr<Launcher> makeLauncher(const JobNetwork& network, const std::opt
   RemoteSettings remote;
   remote.jobId = jobId;
   remote.jobSecret = jobSecret;
-  remote.agentTimeout = millisecondsFromEnvironment("ZMPI_AGENT_TIMEOUT_MS", remote.agentTimeout);
-  remote.heartbeatInterval = millisecondsFromEnvironment("ZMPI_HEARTBEAT_MS", remote.heartbeatInterval);
-  remote.heartbeatTimeout = millisecondsFromEnvironment("ZMPI_HEARTBEAT_TIMEOUT_MS", remote.heartbeatTimeout);
+  remote.agentTimeout = millisecondsFromEnvironment(kAgentTimeoutSetting, remote.agentTimeout);
+  remote.heartbeatInterval = millisecondsFromEnvironment(kHeartbeatSetting, remote.heartbeatInterval);
+  remote.heartbeatTimeout = millisecondsFromEnvironment(kHeartbeatTimeoutSetting, remote.heartbeatTimeout);
   remote.killGrace = settings.killGrace;
   return std::make_unique<CompositeLauncher>(
       std::move(local), std::make_unique<RemoteLauncher>(*secret, network.agents, remote, STDIN_FILENO));
@@ -156,9 +152,8 @@ int runJob(const LaunchOptions& options) {
     if (options.hosts.empty() && options.hostfile.empty()) allocation = slurmAllocation(currentEnvironment());
     if (allocation) {
       const std::string agentSecret = newJobSecret();
-      allocationAgents = std::make_unique<SlurmAgents>(
-          *allocation, zmpidBesideUs(), agentSecret,
-          millisecondsFromEnvironment("ZMPI_STARTUP_TIMEOUT_MS", std::chrono::seconds(30)));
+      allocationAgents = std::make_unique<SlurmAgents>(*allocation, zmpidBesideUs(), agentSecret,
+                                                       std::chrono::milliseconds(contract::kStartupTimeoutMs.read()));
       secret.emplace(agentSecret);
       hosts = allocationHosts(*allocation, *allocationAgents);
     } else {
@@ -184,9 +179,8 @@ int runJob(const LaunchOptions& options) {
       const Host& remote = *std::find_if(used.begin(), used.end(), [](const Host& h) { return !h.local; });
       if (!secret) return fail(messages::needsSecret(remote.name, remote.origin));
     }
-    const char* launcherAddress = std::getenv("ZMPI_LAUNCHER_ADDRESS");
-    network = planJobNetwork(used, options.agentPort, launcherAddress != nullptr ? launcherAddress : "",
-                             agentAddresses(allocationAgents.get()));
+    network =
+        planJobNetwork(used, options.agentPort, kLauncherAddressSetting.read(), agentAddresses(allocationAgents.get()));
   } catch (const SecretError& error) {
     return fail(std::string("zmpirun: ") + error.what());
   } catch (const NetworkError& error) {
@@ -225,7 +219,7 @@ int runJob(const LaunchOptions& options) {
   try {
     // A malformed ZMPI_LINGER_MS fails here, named, before any socket or thread exists.
     transport::SocketOptions::defaultLinger();
-    encrypt = encrypt || transport::encryptionRequested(std::getenv(transport::kEncryptVariable));
+    encrypt = encrypt || contract::kEncrypt.read();
     for (const std::string& item : options.exports) {  // -x ZMPI_ENCRYPT=VALUE asks for it too
       const std::string prefix = std::string(transport::kEncryptVariable) + "=";
       if (item.starts_with(prefix)) encrypt = encrypt || transport::encryptionRequested(item.c_str() + prefix.size());
@@ -238,7 +232,7 @@ int runJob(const LaunchOptions& options) {
   transport::ContextOwner context;
   transport::ZapAuthenticator zap(jobKeys);
   JobEventQueue events;
-  const auto startupTimeout = millisecondsFromEnvironment("ZMPI_STARTUP_TIMEOUT_MS", std::chrono::seconds(30));
+  const auto startupTimeout = std::chrono::milliseconds(contract::kStartupTimeoutMs.read());
   const auto startupDeadline = std::chrono::steady_clock::now() + startupTimeout;  // the server's clock starts now
   transport::RendezvousServer server(network.rendezvousBind, transport::jobHashOf(jobId), size, startupTimeout,
                                      events.eventHandler(), events.joinHandler(), jobKeys);
@@ -261,9 +255,9 @@ int runJob(const LaunchOptions& options) {
 
   MonitorSettings settings;
   settings.timeout = std::chrono::seconds(options.timeoutSeconds);
-  settings.killGrace = millisecondsFromEnvironment("ZMPI_KILL_GRACE_MS", settings.killGrace);
-  settings.eventGrace = millisecondsFromEnvironment("ZMPI_EVENT_GRACE_MS", settings.eventGrace);
-  settings.outputDrain = millisecondsFromEnvironment("ZMPI_OUTPUT_DRAIN_MS", settings.outputDrain);
+  settings.killGrace = millisecondsFromEnvironment(kKillGraceSetting, settings.killGrace);
+  settings.eventGrace = millisecondsFromEnvironment(kEventGraceSetting, settings.eventGrace);
+  settings.outputDrain = millisecondsFromEnvironment(kOutputDrainSetting, settings.outputDrain);
   settings.startupDeadline = startupDeadline;
   settings.startupTimeout = startupTimeout;
   int status;

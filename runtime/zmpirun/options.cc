@@ -9,6 +9,9 @@
 #include <cstring>
 #include <map>
 
+#include "mpi/init/launch_contract.h"
+#include "transport/settings.h"
+
 namespace zmpi::runtime {
 namespace {
 
@@ -119,13 +122,23 @@ int fail(const std::string& message) {
 std::optional<bool> booleanFromEnvironment(const char* name, std::string& error) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return std::nullopt;
-  std::string text = value;
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (text == "1" || text == "true" || text == "yes" || text == "on") return true;
-  if (text == "0" || text == "false" || text == "no" || text == "off") return false;
-  error = std::string(name) + "='" + value + "' is not a boolean (1 or 0)";
-  return std::nullopt;
+  try {
+    return transport::parseBoolean(name, value);
+  } catch (const transport::SettingError& refused) {
+    error = refused.what();
+    return std::nullopt;
+  }
 }
+
+const transport::IntSetting kAgentPortSetting{"ZMPI_AGENT_PORT",
+                                              7117,
+                                              {1, 65535},
+                                              nullptr,
+                                              transport::Level::User,
+                                              "port of the zmpid agents on other hosts (zmpirun --agent-port)"};
+const transport::BoolSetting kOversubscribeSetting{
+    "ZMPI_OVERSUBSCRIBE", false, transport::Level::User,
+    "allow more ranks than slots (zmpirun --oversubscribe; also Open MPI's OMPI_MCA_rmaps_base_oversubscribe)"};
 
 }  // namespace
 
@@ -198,12 +211,11 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
   app.add_flag("--allow-run-as-root", allowRoot,
                "Accepted for compatibility with Open MPI; zmpirun does not refuse root");
 
-  if (const char* port = std::getenv("ZMPI_AGENT_PORT"); port != nullptr && *port != '\0') {
-    const char* end = port + std::strlen(port);
-    const auto [stop, error] = std::from_chars(port, end, options.agentPort);
-    if (error != std::errc() || stop != end || options.agentPort < 1 || options.agentPort > 65535) {
-      return {std::nullopt, fail("ZMPI_AGENT_PORT='" + std::string(port) + "' is not a port number")};
-    }
+  try {
+    if (const std::optional<long long> port = kAgentPortSetting.readIfSet())
+      options.agentPort = static_cast<int>(*port);
+  } catch (const transport::SettingError& error) {
+    return {std::nullopt, fail(error.what())};
   }
   if (environmentTimeout != nullptr && *environmentTimeout != '\0') {
     try {
@@ -231,12 +243,16 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
     options.oversubscribe = Oversubscribe::Refuse;
   } else {
     // Open MPI's habit of setting MCA parameters in the environment, and zmpi's own name.
-    for (const char* name : {"OMPI_MCA_rmaps_base_oversubscribe", "ZMPI_OVERSUBSCRIBE"}) {
-      std::string error;
-      const std::optional<bool> value = booleanFromEnvironment(name, error);
-      if (!error.empty()) return {std::nullopt, fail(error)};
-      if (value.value_or(false)) options.oversubscribe = Oversubscribe::Allow;
+    std::string error;
+    const std::optional<bool> open = booleanFromEnvironment("OMPI_MCA_rmaps_base_oversubscribe", error);
+    if (!error.empty()) return {std::nullopt, fail(error)};
+    std::optional<bool> own;
+    try {
+      own = kOversubscribeSetting.readIfSet();
+    } catch (const transport::SettingError& refused) {
+      return {std::nullopt, fail(refused.what())};
     }
+    if (open.value_or(false) || own.value_or(false)) options.oversubscribe = Oversubscribe::Allow;
   }
   if (stdinTarget == "none") {
     options.stdinRank = -1;
@@ -262,7 +278,7 @@ ParseResult parseCommandLine(int argc, const char* const* argv, const char* envi
   }
   options.mapByNode = mapBy == "node";
   // The ranks bind themselves at MPI_Init (mpi/core/cpu_binding.h), on every host.
-  if (!bindTo.empty()) options.exports.push_back("ZMPI_BIND_TO=" + bindTo);
+  if (!bindTo.empty()) options.exports.push_back(std::string(contract::kBindTo.name()) + "=" + bindTo);
   options.program = std::move(split.program);
   options.programArgs = std::move(split.programArgs);
   return {std::move(options), 0};

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <random>
 
+#include "mpi/init/launch_contract.h"
 #include "runtime/common/job_secret.h"
 #include "runtime/common/secret.h"
 #include "transport/log.h"
@@ -53,19 +54,20 @@ std::vector<std::string> rankEnvironment(std::map<std::string, std::string> base
   std::erase_if(base, [](const auto& entry) { return isSecretVariable(entry.first); });
   // The bootstrap contract comes last: neither zmpirun's environment (a zmpirun started
   // from inside a rank) nor -x may override it.
-  base["ZMPI_JOB_ID"] = job.jobId;
-  base["ZMPI_RANK"] = std::to_string(rank.rank);
-  base["ZMPI_SIZE"] = std::to_string(job.size);
-  base["ZMPI_RENDEZVOUS"] = job.rendezvous;
-  base["ZMPI_HOST"] = rank.host;
-  base["ZMPI_BIND_ADDRESS"] = rank.bindAddress;
-  base["ZMPI_LOCAL_RANK"] = std::to_string(rank.localRank);
-  base["ZMPI_LOCAL_SIZE"] = std::to_string(rank.localSize);
-  base["ZMPI_UNIVERSE_SIZE"] = std::to_string(job.universeSize);
-  base["ZMPI_APPNUM"] = "0";
-  base["ZMPI_LAUNCHED"] = "1";
-  base["ZMPI_ENCRYPT"] = job.encrypt ? "1" : "0";  // every rank and the rendezvous agree
-  if (!job.jobSecret.empty()) base[kJobSecretVariable] = job.jobSecret;
+  // (mpi/init/launch_contract.h: the names, shared with MPI_Init.)
+  base[contract::kJobId.name()] = job.jobId;
+  base[contract::kRank.name()] = std::to_string(rank.rank);
+  base[contract::kSize.name()] = std::to_string(job.size);
+  base[contract::kRendezvous.name()] = job.rendezvous;
+  base[contract::kHost.name()] = rank.host;
+  base[contract::kBindAddress.name()] = rank.bindAddress;
+  base[contract::kLocalRank.name()] = std::to_string(rank.localRank);
+  base[contract::kLocalSize.name()] = std::to_string(rank.localSize);
+  base[contract::kUniverseSize.name()] = std::to_string(job.universeSize);
+  base[contract::kAppNum.name()] = "0";
+  base[contract::kLaunched.name()] = "1";
+  base[contract::kEncrypt.name()] = job.encrypt ? "1" : "0";  // every rank and the rendezvous agree
+  if (!job.jobSecret.empty()) base[contract::kJobSecret.name()] = job.jobSecret;
   if (!job.libDir.empty()) {
     auto& path = base["LD_LIBRARY_PATH"];
     path = path.empty() ? job.libDir : job.libDir + ":" + path;

@@ -325,7 +325,8 @@ TEST_CASE("bulk link: payloads larger than one write's limit go out in pieces, i
 
 TEST_CASE("bulk link: a write limit that is not a number is refused, naming it") {
   ::setenv("ZMPI_BULK_WRITE_BYTES", "1MiB", 1);
-  CHECK_THROWS_WITH(BulkLink(kJob, 0, 2, keyOf(1)), Catch::Contains("ZMPI_BULK_WRITE_BYTES=1MiB is not a number"));
+  CHECK_THROWS_WITH(BulkLink(kJob, 0, 2, keyOf(1)),
+                    Catch::Contains("ZMPI_BULK_WRITE_BYTES=1MiB is not a whole number of bytes"));
   ::unsetenv("ZMPI_BULK_WRITE_BYTES");
 }
 
