@@ -14,7 +14,7 @@ constexpr const char* kUsage =
     "  (none)       user and tuning settings, then the experiments\n"
     "  --all        every setting, internal ones too (set by zmpirun for its ranks, deprecated aliases)\n"
     "  --level L    the settings of one level\n"
-    "  --markdown   the README's settings table\n"
+    "  --markdown   as a Markdown table (with --level user: the README's; without: docs/settings.md's)\n"
     "  --names      every setting's name, one a line\n";
 
 }  // namespace
@@ -22,6 +22,7 @@ constexpr const char* kUsage =
 int main(int argc, char** argv) {
   using zmpi::runtime::TableChoice;
   TableChoice choice;
+  bool markdown = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--all") {
@@ -33,8 +34,7 @@ int main(int argc, char** argv) {
         return 1;
       }
     } else if (arg == "--markdown") {
-      zmpi::runtime::printMarkdown(std::cout);
-      return 0;
+      markdown = true;
     } else if (arg == "--names") {
       zmpi::runtime::printNames(std::cout);
       return 0;
@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  zmpi::runtime::printSettings(std::cout, choice);
+  if (markdown) {
+    zmpi::runtime::printMarkdown(std::cout, choice);
+  } else {
+    zmpi::runtime::printSettings(std::cout, choice);
+  }
   return 0;
 }

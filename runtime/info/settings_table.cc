@@ -51,14 +51,15 @@ void printSettings(std::ostream& out, const TableChoice& choice) {
   }
 }
 
-void printMarkdown(std::ostream& out) {
+void printMarkdown(std::ostream& out, const TableChoice& choice) {
   out << "| variable | type | default | values | level | what |\n|---|---|---|---|---|---|\n";
   for (const transport::SettingBase* setting : transport::allSettings()) {
-    if (setting->level() == transport::Level::Internal) continue;
+    if (setting->level() == transport::Level::Internal || !chosen(*setting, choice)) continue;
     out << "| `" << setting->name() << "` | " << setting->typeName() << " | " << cell(setting->defaultText()) << " | "
         << cell(setting->rangeText()) << " | " << transport::levelName(setting->level()) << " | "
         << cell(setting->doc()) << " |\n";
   }
+  if (choice.level && *choice.level != transport::Level::Tuning) return;
   out << "\n| `ZMPI_EXPERIMENT` name | default | what |\n|---|---|---|\n";
   for (const transport::Experiment* experiment : transport::allExperiments()) {
     out << "| `" << experiment->name() << "` | " << (experiment->fallback() ? "on" : "off") << " | "

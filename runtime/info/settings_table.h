@@ -17,8 +17,10 @@ struct TableChoice {
 // the experiments (ZMPI_EXPERIMENT). A current value that does not parse is shown as the
 // error, not thrown: zmpi_info is where one looks at a bad value.
 void printSettings(std::ostream& out, const TableChoice& choice);
-// The README's table: user and tuning settings, then the experiments.
-void printMarkdown(std::ostream& out);
+// The settings chosen (as printSettings, internal ones never) as a Markdown table, then the
+// experiments unless one level other than tuning was asked for: README.md carries the user
+// level's, docs/settings.md the whole.
+void printMarkdown(std::ostream& out, const TableChoice& choice);
 // Every setting's name, one a line (for the test that greps the sources).
 void printNames(std::ostream& out);
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The README's settings table must be `zmpi_info --markdown`, between its markers.
+"""A document's settings table must be `zmpi_info --markdown [--level L]`, between its
+markers: README.md carries the user level's, docs/settings.md every setting's.
 
-Usage: check_readme_table.py README.md ZMPI_INFO [--update]
---update rewrites the README's table instead of comparing.
+Usage: check_readme_table.py FILE ZMPI_INFO [--level L] [--update]
+--update rewrites the file's table instead of comparing.
 """
 import subprocess
 import sys
@@ -13,8 +14,11 @@ END = "<!-- settings-table:end -->"
 
 def main() -> int:
     readme_path, zmpi_info = sys.argv[1], sys.argv[2]
-    update = "--update" in sys.argv[3:]
-    table = subprocess.run([zmpi_info, "--markdown"], check=True, capture_output=True, text=True).stdout
+    options = sys.argv[3:]
+    update = "--update" in options
+    level = options[options.index("--level") + 1] if "--level" in options else None
+    command = [zmpi_info, "--markdown"] + (["--level", level] if level else [])
+    table = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     text = open(readme_path, encoding="utf-8").read()
     if BEGIN not in text or END not in text:
         print(f"{readme_path} has no settings table markers:\n{BEGIN}\n{END}")
@@ -23,7 +27,7 @@ def main() -> int:
     current, tail = rest.split(END, 1)
     wanted = "\n" + table
     if current == wanted:
-        print("README settings table is current")
+        print(f"{readme_path}'s settings table is current")
         return 0
     if update:
         with open(readme_path, "w", encoding="utf-8") as out:
@@ -31,8 +35,9 @@ def main() -> int:
         print(f"updated {readme_path}")
         return 0
     old, new = current.strip().splitlines(), wanted.strip().splitlines()
-    print("README settings table differs from zmpi_info --markdown; run")
-    print(f"  python3 tests/runtime/settings/check_readme_table.py README.md build/bin/zmpi_info --update")
+    print(f"{readme_path}'s settings table differs from {' '.join(command[1:])}; run")
+    print(f"  python3 tests/runtime/settings/check_readme_table.py {readme_path} build/bin/zmpi_info"
+          f"{' --level ' + level if level else ''} --update")
     for line in sorted(set(old) - set(new)):
         print(f"- {line}")
     for line in sorted(set(new) - set(old)):
