@@ -172,12 +172,10 @@ class ZmqFabric : public Fabric {
   bool flushOutboxes(bool& progressed);
   std::string ipcPath_;
   std::string maxPath_;  // ZMPI_TRANSPORT
-  // Measured 2026-12-02 (2 ranks, ZMPI_TRANSPORT=tcp, idle 2-core VM, medians of 2 rounds):
-  // ping-pong 128 KiB 83-98 us by rendezvous on the bulk connection vs 135 eager, 256 KiB
-  // 85-105 vs 172, 512 KiB 186 vs 249; exchanges fared far worse eager -- 2-rank allreduce
-  // of 512 KiB 331 vs 3739 us with a 64 KiB limit, and of 128 KiB (two 64 KiB exchanges)
-  // 230 us with a 32 KiB limit vs 717 with 64 KiB. 32 KiB costs ping-pong 64 KiB 121 vs
-  // 109 us; 16 KiB no better in exchanges.
+  // The tcp/ipc eager limits: where a bulk connection carries rendezvous data, a rendezvous
+  // beats eager copies from 32 KiB (exchanges most: both sides' eager windows fill); over
+  // zmq alone a rendezvous round trip costs more than copying up to 512 KiB
+  // (bench/HISTORY.md, "Eager limits over tcp").
   static constexpr std::size_t kBulkEagerLimit = 32 * 1024;
   static constexpr std::size_t kZmqEagerLimit = 512 * 1024;
   std::optional<std::size_t> zmqEagerLimit_;  // ZMPI_TCP_EAGER_LIMIT, if set
