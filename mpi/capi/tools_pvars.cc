@@ -102,6 +102,13 @@ uint64_t valueOf(const mca_base_pvar_handle_t& handle) {
 
 bool validSession(mca_base_pvar_session_t* session) { return liveSessions.count(session) != 0; }
 
+// Open MPI's MPI_T_PVAR_ALL_HANDLES is the handle (MPI_T_pvar_handle)-1: an integer made a
+// pointer by the ABI, compared here alone.
+bool allHandles(const mca_base_pvar_handle_t* handle) {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the ABI's sentinel
+  return handle == MPI_T_PVAR_ALL_HANDLES;
+}
+
 bool validHandle(mca_base_pvar_session_t* session, mca_base_pvar_handle_t* handle) {
   const auto& handles = session->handles;
   return std::find(handles.begin(), handles.end(), handle) != handles.end();
@@ -111,7 +118,7 @@ bool validHandle(mca_base_pvar_session_t* session, mca_base_pvar_handle_t* handl
 int checkHandle(mca_base_pvar_session_t* session, mca_base_pvar_handle_t* handle, bool all) {
   if (initCount() == 0) return MPI_T_ERR_NOT_INITIALIZED;
   if (!validSession(session)) return MPI_T_ERR_INVALID_SESSION;
-  if (handle == MPI_T_PVAR_ALL_HANDLES) return all ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
+  if (allHandles(handle)) return all ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
   if (!validHandle(session, handle)) return MPI_T_ERR_INVALID_HANDLE;
   return MPI_SUCCESS;
 }
@@ -144,7 +151,7 @@ int resetOne(mca_base_pvar_handle_t& handle) {
 // Runs `one` on the handle, or on every handle of the session that is not continuous.
 template <typename One>
 int eachHandle(mca_base_pvar_session_t* session, mca_base_pvar_handle_t* handle, One&& one) {
-  if (handle != MPI_T_PVAR_ALL_HANDLES) return one(*handle);
+  if (!allHandles(handle)) return one(*handle);
   for (mca_base_pvar_handle_t* each : session->handles) {
     if (!pvars()[static_cast<std::size_t>(each->index)].continuous()) one(*each);
   }
