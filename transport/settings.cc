@@ -107,6 +107,7 @@ long long parseInteger(const char* name, std::string_view text, long long least,
   long long value = 0;
   const char* end = text.data() + text.size();
   // from_chars takes no space or '+' and reports overflow.
+  // NOLINTNEXTLINE(bugprone-suspicious-stringview-data-usage): it reads [data, data + size) only
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc() || stop != end || value < least || value > most) {
     std::string message = std::string(name) + "=" + std::string(text) + " is not a whole number";
